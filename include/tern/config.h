@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The one options header: every compile-time size and switch of Tern.
+ *
+ * A user's overrides come first: define TERN_CONF_USER_HEADER (e.g. from CMake,
+ * `-DTERN_CONF_USER_HEADER=\"my_tern_conf.h\"`) or define single options with `-D`.
+ * Every option then gets its documented default here. Each default states its
+ * unit, its reason and what it costs in RAM; ranges are enforced at compile time.
+ */
+#ifndef TERN_CONFIG_H
+#define TERN_CONFIG_H
+
+#ifdef TERN_CONF_USER_HEADER
+#include TERN_CONF_USER_HEADER
+#endif
+
+/* ---------------------------------------------------------------- pktbuf */
+
+/**
+ * Packet buffer arena size in bytes (per stack instance).
+ * Default: room for four full 1280-byte IPv6 datagrams plus snip descriptors
+ * and headers, as GNRC's default reasons. Cost: exactly this many bytes of RAM.
+ * The thesis's minimal configuration (one datagram + one fragment) is 1676.
+ */
+#ifndef TERN_CONF_PKTBUF_SIZE
+#define TERN_CONF_PKTBUF_SIZE 6144
+#endif
+_Static_assert(TERN_CONF_PKTBUF_SIZE >= 256 && TERN_CONF_PKTBUF_SIZE <= 0x7FFFFFF8,
+               "TERN_CONF_PKTBUF_SIZE out of range [256, 2^31)");
+
+/* ---------------------------------------------------------------- netapi */
+
+/**
+ * Most receivers one netapi dispatch can reach for one (nettype, context) pair,
+ * counting ALL-context entries. Receivers beyond this are skipped and counted.
+ * Cost: this many pointers of stack (C stack) per dispatch.
+ */
+#ifndef TERN_CONF_NETAPI_MAX_RECEIVERS
+#define TERN_CONF_NETAPI_MAX_RECEIVERS 8
+#endif
+_Static_assert(TERN_CONF_NETAPI_MAX_RECEIVERS >= 1 && TERN_CONF_NETAPI_MAX_RECEIVERS <= 64,
+               "TERN_CONF_NETAPI_MAX_RECEIVERS out of range [1, 64]");
+
+/**
+ * Default message queue length of a module, in messages (a power of two).
+ * GNRC uses 8 for its protocol threads. Cost: 12 (32-bit) / 24 (64-bit) bytes each.
+ */
+#ifndef TERN_CONF_MODULE_QUEUE_LEN
+#define TERN_CONF_MODULE_QUEUE_LEN 8
+#endif
+_Static_assert((TERN_CONF_MODULE_QUEUE_LEN & (TERN_CONF_MODULE_QUEUE_LEN - 1)) == 0 &&
+               TERN_CONF_MODULE_QUEUE_LEN >= 2 && TERN_CONF_MODULE_QUEUE_LEN <= 1024,
+               "TERN_CONF_MODULE_QUEUE_LEN must be a power of two in [2, 1024]");
+
+/* ---------------------------------------------------------------- trace */
+
+/**
+ * Record every netapi hop in a ring buffer (1) or compile tracing out (0).
+ * Cost when on: TERN_CONF_TRACE_LEN entries of 32 bytes per stack instance,
+ * and one ring write per hop.
+ */
+#ifndef TERN_CONF_TRACE
+#define TERN_CONF_TRACE 1
+#endif
+
+/** Entries kept in the trace ring (the oldest is overwritten). */
+#ifndef TERN_CONF_TRACE_LEN
+#define TERN_CONF_TRACE_LEN 64
+#endif
+_Static_assert(TERN_CONF_TRACE_LEN >= 1 && TERN_CONF_TRACE_LEN <= 65535,
+               "TERN_CONF_TRACE_LEN out of range [1, 65535]");
+
+/* ---------------------------------------------------------------- netif */
+
+/** Longest link-layer address an interface can have, in bytes (EUI-64). */
+#ifndef TERN_CONF_L2ADDR_MAX
+#define TERN_CONF_L2ADDR_MAX 8
+#endif
+_Static_assert(TERN_CONF_L2ADDR_MAX >= 6 && TERN_CONF_L2ADDR_MAX <= 16,
+               "TERN_CONF_L2ADDR_MAX out of range [6, 16]");
+
+/**
+ * Most scatter-list entries a netif hands to its driver for one frame. A frame
+ * with more snips is merged into one contiguous snip first (and counted).
+ * Cost: 2 pointers of C stack each, while sending.
+ */
+#ifndef TERN_CONF_NETIF_IOLIST_MAX
+#define TERN_CONF_NETIF_IOLIST_MAX 8
+#endif
+
+/** Longest interface name, including the terminating NUL. */
+#ifndef TERN_CONF_NETIF_NAME_LEN
+#define TERN_CONF_NETIF_NAME_LEN 8
+#endif
+
+/* ---------------------------------------------------------------- devices */
+
+/**
+ * Bytes a loopback device can hold for frames sent but not yet read back
+ * (2 bytes of length prefix per frame). Default: two 1280-byte frames.
+ * Cost: this many bytes per loopback device.
+ */
+#ifndef TERN_CONF_LOOPBACK_BUF_SIZE
+#define TERN_CONF_LOOPBACK_BUF_SIZE 2600
+#endif
+
+/** MTU reported by a loopback device, in bytes (IPv6 minimum link MTU). */
+#ifndef TERN_CONF_LOOPBACK_MTU
+#define TERN_CONF_LOOPBACK_MTU 1280
+#endif
+_Static_assert(TERN_CONF_LOOPBACK_MTU >= 1 && TERN_CONF_LOOPBACK_MTU <= 65535 &&
+               TERN_CONF_LOOPBACK_BUF_SIZE >= TERN_CONF_LOOPBACK_MTU + 2,
+               "loopback: MTU must fit 16 bits and one frame must fit the buffer");
+
+/* ---------------------------------------------------------------- shell */
+
+/** Longest shell line in bytes, including the terminating NUL. */
+#ifndef TERN_CONF_SHELL_LINE_MAX
+#define TERN_CONF_SHELL_LINE_MAX 256
+#endif
+
+/** Most words (command + arguments) on one shell line. */
+#ifndef TERN_CONF_SHELL_ARGS_MAX
+#define TERN_CONF_SHELL_ARGS_MAX 16
+#endif
+
+#endif /* TERN_CONFIG_H */

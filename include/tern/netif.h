@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief Network interfaces: the module that owns a netdev.
+ *
+ * Read first: thesis 3.3.5 and 3.4. An interface is a module (so it runs under
+ * any executor) that owns one device. It handles the device's events outside
+ * the event callback: the callback only posts a message to the interface
+ * (at most one outstanding), and the interface calls the driver's isr() and
+ * recv() from its own turn. A link layer (tern_netif_link_t) converts frames
+ * to and from the generic interface header; the interface then dispatches a
+ * received packet through netreg to the protocol the link names, and sends
+ * packets it gets (SND, [NETIF, ...]) to the device as a scatter list.
+ *
+ * A stack has any number of interfaces, numbered from 1 in the order added.
+ */
+#ifndef TERN_NETIF_H
+#define TERN_NETIF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tern/config.h"
+#include "tern/netdev.h"
+#include "tern/netif_hdr.h"
+#include "tern/stack.h"
+
+typedef struct tern_netif tern_netif_t;
+
+/** Counters of an interface, indices into tern_netif_t::counters. */
+enum {
+    TERN_NETIF_RX_PACKETS = 0, /**< frames received and handed up */
+    TERN_NETIF_RX_BYTES,       /**< bytes of those frames */
+    TERN_NETIF_TX_PACKETS,     /**< frames the device accepted */
+    TERN_NETIF_TX_BYTES,       /**< bytes of those frames */
+    TERN_NETIF_RX_NOMEM,       /**< frames dropped: no room in pktbuf */
+    TERN_NETIF_RX_ERRORS,      /**< frames dropped: device read error or bad link header */
+    TERN_NETIF_TX_ERRORS,      /**< frames dropped: device refused them */
+    TERN_NETIF_TX_INVALID,     /**< packets dropped: no interface header, bad link header */
+    TERN_NETIF_TX_DOWN,        /**< packets dropped: interface down */
+    TERN_NETIF_TX_MERGED,      /**< frames merged because they had too many snips */
+    TERN_NETIF_EVENT_LOST,     /**< device interrupts not delivered: queue full */
+    TERN_NETIF_STAT_NUMOF
+};
+
+/** Value of TERN_NETOPT_STATS: a snapshot of an interface's counters. */
+typedef struct {
+    uint32_t counters[TERN_NETIF_STAT_NUMOF]; /**< indexed by TERN_NETIF_... */
+} tern_netif_stats_t;
+
+/** A link layer: converts between link frames and the interface header. */
+typedef struct {
+    const char *name; /**< "raw", "ethernet", "ieee802154" */
+
+    /**
+     * A frame arrived: @p *pkt is one snip (type RAW) holding it, with the
+     * interface header snip already after it ([RAW, NETIF]). Parse and strip
+     * the link header, fill the interface header, and set the protocol and
+     * demux context to dispatch to.
+     * @return 0 to dispatch; negative errno to drop (the interface releases
+     *         @p *pkt and counts an RX error).
+     */
+    int (*recv)(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t *type, uint32_t *demux);
+
+    /**
+     * A packet [NETIF, ...] is to be sent: replace the interface header by the
+     * link header. @return 0; negative errno to drop (counted as TX invalid;
+     * the interface releases @p *pkt).
+     */
+    int (*send)(tern_netif_t *netif, tern_pkt_t **pkt);
+} tern_netif_link_t;
+
+/** The raw link: no link header at all (loopback, test devices). */
+extern const tern_netif_link_t tern_netif_link_raw;
+
+/** An interface. Allocate statically; add with tern_netif_add(). */
+struct tern_netif {
+    tern_module_t module;                  /**< the interface's module */
+    tern_msg_t queue[TERN_CONF_MODULE_QUEUE_LEN]; /**< its queue storage */
+    tern_netdev_t *dev;                    /**< the device */
+    const tern_netif_link_t *link;         /**< the link layer */
+    tern_netif_t *next;                    /**< stack's interface list */
+    char name[TERN_CONF_NETIF_NAME_LEN];   /**< "lo", "test0", ... */
+    uint16_t index;                        /**< 1-based, unique in the stack */
+    uint16_t mtu;                          /**< link MTU (device's max PDU) */
+    uint16_t proto;                        /**< tern_nettype_t received frames go to */
+    uint8_t l2addr[TERN_CONF_L2ADDR_MAX];  /**< link address */
+    uint8_t l2addr_len;                    /**< its length, 0: none */
+    bool up;                               /**< administratively up */
+    uint8_t event_pending;                 /**< an ISR message is queued (atomic) */
+    uint32_t counters[TERN_NETIF_STAT_NUMOF]; /**< see TERN_NETIF_... */
+    tern_stats_group_t stats_group;        /**< counters, for `stats` */
+};
+
+/**
+ * Add an interface over @p dev to @p stack: initialise the device, read its
+ * address and MTU, number the interface, and attach its module.
+ *
+ * @param[out] netif  interface storage
+ * @param[in]  name   interface name (truncated to TERN_CONF_NETIF_NAME_LEN - 1)
+ * @param[in]  dev    the device (its event callback and context are taken over)
+ * @param[in]  link   link layer (e.g. &tern_netif_link_raw)
+ * @param[in]  proto  protocol received frames are handed to, when the link
+ *                    does not say (raw link)
+ * @return 0; -EINVAL for NULL arguments; the device's init error; the
+ *         executor's attach error.
+ */
+int tern_netif_add(tern_stack_t *stack, tern_netif_t *netif, const char *name, tern_netdev_t *dev,
+                   const tern_netif_link_t *link, tern_nettype_t proto);
+
+/** Interface with @p index in @p stack, or NULL. */
+tern_netif_t *tern_netif_by_index(tern_stack_t *stack, uint16_t index);
+
+/** Interface named @p name in @p stack, or NULL. */
+tern_netif_t *tern_netif_by_name(tern_stack_t *stack, const char *name);
+
+/**
+ * Send @p pkt ([NETIF, ...]) out of the interface its header names.
+ * @return as tern_netapi_send(); -ENODEV (and @p pkt released) if the header
+ *         is missing or names no interface.
+ */
+int tern_netif_send(tern_stack_t *stack, tern_pkt_t *pkt);
+
+#endif /* TERN_NETIF_H */

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief Option identifiers for netapi GET/SET and netdev get/set.
+ *
+ * Each option states the type and length of its value. A module or driver that
+ * does not know an option answers -ENOTSUP; a value of the wrong length gets
+ * -EINVAL (SET) or -EOVERFLOW (GET into a too-short buffer).
+ */
+#ifndef TERN_NETOPT_H
+#define TERN_NETOPT_H
+
+/** Option identifiers. */
+typedef enum {
+    /** Link-layer address. Value: uint8_t[n], n = TERN_NETOPT_ADDR_LEN's value. */
+    TERN_NETOPT_ADDRESS = 0,
+    /** Length of the link-layer address in bytes. Value: uint16_t. */
+    TERN_NETOPT_ADDR_LEN,
+    /** Extended (EUI-64) link address. Value: uint8_t[8]. */
+    TERN_NETOPT_ADDRESS_LONG,
+    /** Maximum payload of one link frame (the link MTU), bytes. Value: uint16_t. */
+    TERN_NETOPT_MAX_PDU_SIZE,
+    /** Protocol the interface hands received frames to. Value: uint16_t (tern_nettype_t). */
+    TERN_NETOPT_PROTO,
+    /** Interface is up (1) or down (0). Value: uint8_t. */
+    TERN_NETOPT_STATE,
+    /** Device type. Value: uint16_t (tern_netdev_type_t). */
+    TERN_NETOPT_DEVICE_TYPE,
+    /** Promiscuous reception on (1) or off (0). Value: uint8_t. */
+    TERN_NETOPT_PROMISCUOUS,
+    /** Radio channel. Value: uint16_t. */
+    TERN_NETOPT_CHANNEL,
+    /** IEEE 802.15.4 PAN ID. Value: uint16_t. */
+    TERN_NETOPT_NID,
+    /** Interface statistics. Value: tern_netif_stats_t (netif.h); GET only. */
+    TERN_NETOPT_STATS,
+    /** Number of options; not an option. */
+    TERN_NETOPT_NUMOF
+} tern_netopt_t;
+
+/** Short name of an option ("address", "mtu", ...); "?" when out of range. */
+const char *tern_netopt_name(tern_netopt_t opt);
+
+#endif /* TERN_NETOPT_H */

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The event-loop executor: every module in one thread, most urgent first.
+ *
+ * Scheduling: the attached modules form one list sorted by priority. A step
+ * serves the first module of the list with a message, so a more urgent module
+ * always goes first. After being served, a module moves behind the modules of
+ * its own priority, so equal priorities take turns one message each (round
+ * robin) and a module that keeps re-posting to itself cannot starve its equals.
+ *
+ * Threads and interrupts: with a platform bound, its queue lock guards the
+ * module queues, the module list and the current/stopped fields; posting is
+ * then safe from anywhere. Everything else (handlers, timers, stack data) is
+ * touched only by the loop's thread, which is why base.lock is a no-op: other
+ * threads and interrupts post messages, they do not touch stack data.
+ *
+ * Portable: no OS calls.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tern/port/loop.h"
+
+/** The loop behind @p ex (base is its first member). */
+static tern_loop_t *loop_of(tern_executor_t *ex)
+{
+    return (tern_loop_t *)(void *)ex;
+}
+
+/** Lock guarding the queues, or NULL when single-threaded. */
+static const tern_lock_t *queue_lock(const tern_loop_t *loop)
+{
+    return (loop->platform != NULL) ? &loop->platform->queue_lock : NULL;
+}
+
+static bool loop_is_stopped(tern_loop_t *loop)
+{
+    tern_lock_acquire(queue_lock(loop));
+    bool stopped = loop->stopped;
+    tern_lock_release(queue_lock(loop));
+    return stopped;
+}
+
+static int loop_attach(tern_executor_t *ex, tern_module_t *m)
+{
+    tern_loop_t *loop = loop_of(ex);
+    if (m == NULL) {
+        return -EINVAL;
+    }
+    int rc = 0;
+    tern_lock_acquire(queue_lock(loop));
+    if (loop->stopped) {
+        rc = -ECANCELED;
+    } else if (m->exec != NULL) {
+        rc = -EBUSY;
+    } else {
+        /* After every module of the same or a more urgent priority: stable. */
+        tern_module_t **pp = &loop->modules;
+        while (*pp != NULL && (*pp)->priority <= m->priority) {
+            pp = &(*pp)->next;
+        }
+        m->next = *pp;
+        *pp = m;
+        m->exec = ex;
+        m->exec_slot = NULL;
+    }
+    tern_lock_release(queue_lock(loop));
+    return rc;
+}
+
+static int loop_post(tern_executor_t *ex, tern_module_t *to, const tern_msg_t *msg)
+{
+    tern_loop_t *loop = loop_of(ex);
+    if (to == NULL || msg == NULL) {
+        return -EINVAL;
+    }
+    int rc;
+    tern_lock_acquire(queue_lock(loop));
+    if (loop->stopped) {
+        rc = -ECANCELED;
+    } else if (to->exec != ex) {
+        rc = -EINVAL;
+    } else {
+        rc = tern_msgq_put(&to->queue, msg);
+        if (rc < 0) {
+            to->queue_full++;
+        }
+    }
+    tern_lock_release(queue_lock(loop));
+    if (rc == 0 && loop->platform != NULL && loop->platform->wake != NULL) {
+        loop->platform->wake(loop->platform->ctx);
+    }
+    return rc;
+}
+
+static int loop_call(tern_executor_t *ex, tern_module_t *to, tern_msg_t *msg)
+{
+    tern_loop_t *loop = loop_of(ex);
+    if (to == NULL || msg == NULL) {
+        return -EINVAL;
+    }
+    tern_lock_acquire(queue_lock(loop));
+    int rc = 0;
+    if (loop->stopped) {
+        rc = -ECANCELED;
+    } else if (to->exec != ex) {
+        rc = -EINVAL;
+    }
+    /* Calls nest (a handler calls another module): restore the caller after. */
+    tern_module_t *previous = loop->current;
+    if (rc == 0) {
+        loop->current = to;
+    }
+    tern_lock_release(queue_lock(loop));
+    if (rc < 0) {
+        return rc;
+    }
+    rc = to->handle(to, msg);
+    tern_lock_acquire(queue_lock(loop));
+    loop->current = previous;
+    tern_lock_release(queue_lock(loop));
+    return rc;
+}
+
+static tern_module_t *loop_current(tern_executor_t *ex)
+{
+    tern_loop_t *loop = loop_of(ex);
+    tern_lock_acquire(queue_lock(loop));
+    tern_module_t *m = loop->current;
+    tern_lock_release(queue_lock(loop));
+    return m;
+}
+
+static void loop_timers_changed(tern_executor_t *ex)
+{
+    tern_loop_t *loop = loop_of(ex);
+    /* A sleeping loop (woken only by posts otherwise) must re-plan its wait. */
+    if (loop->platform != NULL && loop->platform->wake != NULL) {
+        loop->platform->wake(loop->platform->ctx);
+    }
+}
+
+/**
+ * Move the module at *@p pp behind the last module of its priority (round
+ * robin among equals; the list stays sorted).
+ */
+static void loop_rotate(tern_module_t **pp)
+{
+    tern_module_t *m = *pp;
+    if (m->next == NULL || m->next->priority != m->priority) {
+        return;
+    }
+    *pp = m->next;
+    tern_module_t **ins = pp;
+    while (*ins != NULL && (*ins)->priority <= m->priority) {
+        ins = &(*ins)->next;
+    }
+    m->next = *ins;
+    *ins = m;
+}
+
+int tern_loop_step(tern_loop_t *loop)
+{
+    tern_executor_fire_timers(&loop->base, tern_executor_now(&loop->base));
+
+    tern_lock_acquire(queue_lock(loop));
+    if (loop->stopped) {
+        tern_lock_release(queue_lock(loop));
+        return 0;
+    }
+    tern_module_t **pp = &loop->modules;
+    while (*pp != NULL && (*pp)->queue.count == 0u) {
+        pp = &(*pp)->next;
+    }
+    tern_module_t *m = *pp;
+    if (m == NULL) {
+        tern_lock_release(queue_lock(loop));
+        return 0;
+    }
+    tern_msg_t msg;
+    (void)tern_msgq_get(&m->queue, &msg);
+    loop_rotate(pp);
+    tern_module_t *previous = loop->current;
+    loop->current = m;
+    tern_lock_release(queue_lock(loop));
+
+    loop->steps++;
+    (void)m->handle(m, &msg);
+
+    tern_lock_acquire(queue_lock(loop));
+    loop->current = previous;
+    tern_lock_release(queue_lock(loop));
+    return 1;
+}
+
+static int loop_run_until_idle(tern_executor_t *ex)
+{
+    tern_loop_t *loop = loop_of(ex);
+    while (tern_loop_step(loop) != 0) {
+    }
+    return loop_is_stopped(loop) ? -ECANCELED : 0;
+}
+
+static int loop_run_until(tern_executor_t *ex, uint64_t deadline_us)
+{
+    tern_loop_t *loop = loop_of(ex);
+    for (;;) {
+        /* Read the time first: the pass below then fires every timer due by
+         * it, so none due before the deadline is left behind when a slow
+         * pass (or preemption) carries a real clock past the deadline. */
+        uint64_t now = tern_executor_now(ex);
+        /* Everything that can be done now, including timers due now. */
+        while (tern_loop_step(loop) != 0) {
+        }
+        if (loop_is_stopped(loop)) {
+            return -ECANCELED;
+        }
+        if (now >= deadline_us) {
+            return 0;
+        }
+        now = tern_executor_now(ex);
+        tern_lock_acquire(&ex->lock);
+        uint64_t next = tern_timerq_next(&ex->timers);
+        tern_lock_release(&ex->lock);
+        if (next > deadline_us) {
+            next = deadline_us;
+        }
+        if (next <= now) {
+            continue; /* a timer became due meanwhile: the next step fires it */
+        }
+        if (ex->clock->is_virtual) {
+            /* Nothing to do before @p next: jump there. The clock object is the
+             * application's (mutable) tern_vclock_t; only the pointer is const. */
+            tern_vclock_advance_to((tern_vclock_t *)(void *)(uintptr_t)ex->clock, next);
+        } else if (loop->platform != NULL && loop->platform->wait != NULL) {
+            loop->platform->wait(loop->platform->ctx, next);
+        }
+        /* else: real clock without a platform, poll the clock. */
+    }
+}
+
+static void loop_stop(tern_executor_t *ex)
+{
+    tern_loop_t *loop = loop_of(ex);
+    tern_lock_acquire(queue_lock(loop));
+    tern_module_t *m = loop->modules;
+    while (m != NULL) {
+        tern_module_t *next = m->next;
+        m->exec = NULL;
+        m->exec_slot = NULL;
+        m->next = NULL;
+        m = next;
+    }
+    loop->modules = NULL;
+    loop->stopped = true;
+    tern_lock_release(queue_lock(loop));
+
+    /* Disarm every timer: their targets are no longer served. */
+    tern_lock_acquire(&ex->lock);
+    tern_timer_t *t;
+    while ((t = tern_timerq_pop_expired(&ex->timers, UINT64_MAX)) != NULL) {
+    }
+    tern_lock_release(&ex->lock);
+
+    if (loop->platform != NULL && loop->platform->wake != NULL) {
+        loop->platform->wake(loop->platform->ctx);
+    }
+}
+
+/** The loop's implementation of the executor interface. */
+static const tern_executor_ops_t loop_ops = {
+    .attach = loop_attach,
+    .post = loop_post,
+    .call = loop_call,
+    .current = loop_current,
+    .timers_changed = loop_timers_changed,
+    .run_until_idle = loop_run_until_idle,
+    .run_until = loop_run_until,
+    .stop = loop_stop,
+};
+
+void tern_loop_init(tern_loop_t *loop, const tern_clock_t *clock)
+{
+    memset(loop, 0, sizeof(*loop));
+    loop->base.ops = &loop_ops;
+    loop->base.clock = clock;
+    loop->base.name = "loop";
+    /* base.lock stays a no-op: stack data is touched only by the loop thread. */
+}
+
+void tern_loop_bind_platform(tern_loop_t *loop, const tern_loop_platform_t *platform)
+{
+    loop->platform = platform;
+}

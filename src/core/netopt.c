@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "tern/netopt.h"
+
+const char *tern_netopt_name(tern_netopt_t opt)
+{
+    static const char *const names[TERN_NETOPT_NUMOF] = {
+        [TERN_NETOPT_ADDRESS] = "address",
+        [TERN_NETOPT_ADDR_LEN] = "addr_len",
+        [TERN_NETOPT_ADDRESS_LONG] = "address_long",
+        [TERN_NETOPT_MAX_PDU_SIZE] = "max_pdu_size",
+        [TERN_NETOPT_PROTO] = "proto",
+        [TERN_NETOPT_STATE] = "state",
+        [TERN_NETOPT_DEVICE_TYPE] = "device_type",
+        [TERN_NETOPT_PROMISCUOUS] = "promiscuous",
+        [TERN_NETOPT_CHANNEL] = "channel",
+        [TERN_NETOPT_NID] = "nid",
+        [TERN_NETOPT_STATS] = "stats",
+    };
+    if ((unsigned)opt >= TERN_NETOPT_NUMOF) {
+        return "?";
+    }
+    return names[opt];
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief netapi hop trace in a ring buffer.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "tern/trace.h"
+
+void tern_trace_init(tern_trace_t *trace)
+{
+    memset(trace, 0, sizeof(*trace));
+    trace->enabled = (TERN_CONF_TRACE != 0);
+}
+
+void tern_trace_describe(tern_trace_entry_t *entry, uint64_t now_us, const tern_module_t *from,
+                         const tern_module_t *to, const tern_msg_t *msg)
+{
+    memset(entry, 0, sizeof(*entry));
+    entry->time_us = now_us;
+    entry->from = (from != NULL) ? from->name : "-";
+    entry->to = (to != NULL) ? to->name : "-";
+    entry->msg_type = msg->type;
+    if (msg->type != TERN_MSG_SND && msg->type != TERN_MSG_RCV) {
+        return;
+    }
+    size_t len = 0;
+    unsigned n = 0;
+    for (const tern_pkt_t *s = msg->content.pkt; s != NULL; s = s->next) {
+        if (n < TERN_TRACE_TYPES) {
+            entry->types[n] = s->type;
+        }
+        n++;
+        len += s->size;
+    }
+    entry->nsnips = (uint8_t)((n > 255u) ? 255u : n);
+    entry->pkt_len = (uint16_t)((len > 0xFFFFu) ? 0xFFFFu : len);
+}
+
+void tern_trace_push(tern_trace_t *trace, const tern_trace_entry_t *entry, int result)
+{
+#if TERN_CONF_TRACE
+    if (!trace->enabled) {
+        return;
+    }
+    tern_trace_entry_t *slot = &trace->ring[trace->next];
+    trace->next = (uint16_t)((trace->next + 1u) % TERN_CONF_TRACE_LEN);
+    *slot = *entry;
+    slot->result = (int8_t)((result < -128) ? -128 : (result > 0 ? 0 : result));
+    trace->total++;
+#else
+    (void)trace;
+    (void)entry;
+    (void)result;
+#endif
+}
+
+size_t tern_trace_count(const tern_trace_t *trace)
+{
+#if TERN_CONF_TRACE
+    return (trace->total < TERN_CONF_TRACE_LEN) ? trace->total : TERN_CONF_TRACE_LEN;
+#else
+    (void)trace;
+    return 0;
+#endif
+}
+
+int tern_trace_get(const tern_trace_t *trace, size_t i, tern_trace_entry_t *out)
+{
+#if TERN_CONF_TRACE
+    size_t count = tern_trace_count(trace);
+    if (i >= count || out == NULL) {
+        return -ENOENT;
+    }
+    size_t first = (trace->next + TERN_CONF_TRACE_LEN - count) % TERN_CONF_TRACE_LEN;
+    *out = trace->ring[(first + i) % TERN_CONF_TRACE_LEN];
+    return 0;
+#else
+    (void)trace;
+    (void)i;
+    (void)out;
+    return -ENOENT;
+#endif
+}
+
+void tern_trace_clear(tern_trace_t *trace)
+{
+    trace->total = 0;
+    trace->next = 0;
+}
+
+const char *tern_msg_type_name(uint16_t type)
+{
+    switch (type) {
+    case TERN_MSG_SND:
+        return "SND";
+    case TERN_MSG_RCV:
+        return "RCV";
+    case TERN_MSG_GET:
+        return "GET";
+    case TERN_MSG_SET:
+        return "SET";
+    case TERN_MSG_ACK:
+        return "ACK";
+    case TERN_MSG_TIMER:
+        return "TIMER";
+    case TERN_MSG_NETDEV:
+        return "NETDEV";
+    default:
+        return (type >= TERN_MSG_USER) ? "USER" : "?";
+    }
+}
