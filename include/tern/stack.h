@@ -27,6 +27,7 @@ struct tern_netif;
 /** One network node. Fields are private except where functions say otherwise. */
 typedef struct tern_stack {
     const char *name;                   /**< node name (shell, trace, simulator) */
+    uint64_t start_us;                  /**< clock when the stack was set up */
     tern_executor_t *exec;              /**< executor serving this stack's modules */
     tern_pktbuf_t pktbuf;               /**< the packet buffer */
     tern_netreg_t netreg;               /**< the module registry */

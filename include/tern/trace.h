@@ -28,7 +28,7 @@ typedef struct {
     const char *from;                    /**< sender module name, or "-" */
     const char *to;                      /**< receiver module name */
     uint16_t msg_type;                   /**< TERN_MSG_... */
-    uint16_t pkt_len;                    /**< packet bytes (saturated), 0 if none */
+    uint16_t pkt_len;                    /**< packet bytes without NETIF/NETERR metadata (saturated) */
     uint8_t nsnips;                      /**< snips in the packet (saturated at 255) */
     uint8_t types[TERN_TRACE_TYPES];     /**< first snip types */
     int8_t result;                       /**< 0 delivered/queued, or the negative errno (clamped) */

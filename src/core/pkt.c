@@ -4,17 +4,26 @@
  * @brief Pure helpers over snip lists: no allocation, no locking (see pkt.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "tern/pkt.h"
 
+/* Snips that carry packet bytes: all but the NETERR metadata (see pkt.h). */
+static bool carries_bytes(const tern_pkt_t *snip)
+{
+    return snip->size != 0 && snip->type != TERN_NETTYPE_NETERR;
+}
+
 size_t tern_pkt_len(const tern_pkt_t *pkt)
 {
     size_t len = 0;
     for (const tern_pkt_t *snip = pkt; snip != NULL; snip = snip->next) {
-        len += snip->size;
+        if (carries_bytes(snip)) {
+            len += snip->size;
+        }
     }
     return len;
 }
@@ -47,7 +56,7 @@ int tern_pkt_to_iolist(const tern_pkt_t *pkt, tern_iolist_t *vec, size_t max)
 {
     size_t needed = 0;
     for (const tern_pkt_t *snip = pkt; snip != NULL; snip = snip->next) {
-        if (snip->size != 0) {
+        if (carries_bytes(snip)) {
             needed++;
         }
     }
@@ -62,7 +71,7 @@ int tern_pkt_to_iolist(const tern_pkt_t *pkt, tern_iolist_t *vec, size_t max)
     }
     size_t n = 0;
     for (const tern_pkt_t *snip = pkt; snip != NULL; snip = snip->next) {
-        if (snip->size != 0) {
+        if (carries_bytes(snip)) {
             vec[n].base = snip->data;
             vec[n].len = snip->size;
             n++;
@@ -85,7 +94,7 @@ int tern_pkt_copy_out(const tern_pkt_t *pkt, void *buf, size_t len)
     }
     uint8_t *out = buf;
     for (const tern_pkt_t *snip = pkt; snip != NULL; snip = snip->next) {
-        if (snip->size != 0) {
+        if (carries_bytes(snip)) {
             memcpy(out, snip->data, snip->size);
             out += snip->size;
         }

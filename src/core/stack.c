@@ -23,6 +23,7 @@ int tern_stack_init(tern_stack_t *stack, const char *name, tern_executor_t *exec
     memset(stack, 0, sizeof(*stack));
     stack->name = (name != NULL) ? name : "node";
     stack->exec = exec;
+    stack->start_us = tern_executor_now(exec);
     int res = tern_pktbuf_init(&stack->pktbuf, stack->pktbuf_arena, sizeof(stack->pktbuf_arena),
                                &exec->lock);
     if (res < 0) {

@@ -32,7 +32,9 @@ void tern_trace_describe(tern_trace_entry_t *entry, uint64_t now_us, const tern_
             entry->types[n] = s->type;
         }
         n++;
-        len += s->size;
+        if (s->type != TERN_NETTYPE_NETIF && s->type != TERN_NETTYPE_NETERR) {
+            len += s->size; /* bytes of the packet itself, not its metadata */
+        }
     }
     entry->nsnips = (uint8_t)((n > 255u) ? 255u : n);
     entry->pkt_len = (uint16_t)((len > 0xFFFFu) ? 0xFFFFu : len);

@@ -235,6 +235,32 @@ static void test_pkt_copy_out__buf_NULL(void **state)
     tern_pktbuf_release(&f->pb, pkt);
 }
 
+/* ------------------------------------------------------------ NETERR */
+
+static void dummy_report(void *ctx, int err)
+{
+    (void)ctx;
+    (void)err;
+}
+
+static void test_pkt_helpers__neterr_snips_never_reach_the_wire(void **state)
+{
+    fixture_t *f = *state;
+    tern_neterr_report_t hook = { dummy_report, NULL };
+    tern_pkt_t *pkt = tern_pktbuf_add(&f->pb, NULL, &hook, sizeof(hook), TERN_NETTYPE_NETERR);
+    pkt = tern_pktbuf_add(&f->pb, pkt, "xy", 2, TERN_NETTYPE_UNDEF);
+    assert_non_null(pkt);
+    assert_int_equal(tern_pkt_len(pkt), 2);
+    assert_int_equal(tern_pkt_count(pkt), 2);
+    tern_iolist_t vec[1];
+    assert_int_equal(tern_pkt_to_iolist(pkt, vec, 1), 1);
+    assert_int_equal(vec[0].len, 2);
+    char buf[2];
+    assert_int_equal(tern_pkt_copy_out(pkt, buf, sizeof(buf)), 2);
+    assert_memory_equal(buf, "xy", 2);
+    tern_pktbuf_release(&f->pb, pkt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +283,7 @@ int main(void)
         T(test_pkt_copy_out__short_buffer),
         T(test_pkt_copy_out__empty_packet),
         T(test_pkt_copy_out__buf_NULL),
+        T(test_pkt_helpers__neterr_snips_never_reach_the_wire),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,6 +64,7 @@ static int cmd_stats(tern_shell_t *sh, int argc, char **argv)
     return 0;
 }
 
+/* Times are shown relative to the stack's start, in seconds. */
 static void print_entry(tern_shell_t *sh, const tern_trace_entry_t *e)
 {
     char types[TERN_TRACE_TYPES * 10 + 8];
@@ -84,8 +85,9 @@ static void print_entry(tern_shell_t *sh, const tern_trace_entry_t *e)
         types[pos] = '\0';
     }
     const char *more = (e->nsnips > TERN_TRACE_TYPES) ? ",..." : "";
-    unsigned long secs = (unsigned long)(e->time_us / 1000000u);
-    unsigned long usecs = (unsigned long)(e->time_us % 1000000u);
+    uint64_t t = (e->time_us >= sh->stack->start_us) ? e->time_us - sh->stack->start_us : 0u;
+    unsigned long secs = (unsigned long)(t / 1000000u);
+    unsigned long usecs = (unsigned long)(t % 1000000u);
     const char *result = (e->result == 0) ? "ok" : tern_strerror(e->result);
     if (e->msg_type == TERN_MSG_SND || e->msg_type == TERN_MSG_RCV) {
         tern_shell_printf(sh, "%5lu.%06lu  %-10s -> %-10s %-6s %-12s %u B [%s%s]\n", secs, usecs,
