@@ -4,7 +4,7 @@
 # Install the Debian/Ubuntu packages a Tern build needs, only those missing.
 #
 #   scripts/deps.sh node     build and run tern-node: cmake ninja-build gcc libc6-dev pkg-config
-#   scripts/deps.sh test     node + clang libcmocka-dev gcc-arm-none-eabi
+#   scripts/deps.sh test     node + clang libclang-rt-14-dev libcmocka-dev gcc-arm-none-eabi
 #                            libnewlib-arm-none-eabi python3 python3-pytest valgrind
 #   scripts/deps.sh --list test   print the packages of a set and exit
 #
@@ -32,7 +32,7 @@ done
 [ "${#sets[@]}" -gt 0 ] || usage
 
 node_pkgs=(cmake ninja-build gcc libc6-dev pkg-config)
-test_pkgs=("${node_pkgs[@]}" clang libcmocka-dev gcc-arm-none-eabi libnewlib-arm-none-eabi
+test_pkgs=("${node_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev gcc-arm-none-eabi libnewlib-arm-none-eabi
            python3 python3-pytest valgrind)
 
 wanted=()

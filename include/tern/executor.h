@@ -142,4 +142,10 @@ static inline void tern_executor_stop(tern_executor_t *ex)
  */
 unsigned tern_executor_fire_timers(tern_executor_t *ex, uint64_t now);
 
+/**
+ * Disarm every timer of @p ex (when it stops serving their modules).
+ * For executor implementations; takes ex->lock.
+ */
+void tern_executor_disarm_timers(tern_executor_t *ex);
+
 #endif /* TERN_EXECUTOR_H */

@@ -260,11 +260,7 @@ static void loop_stop(tern_executor_t *ex)
     tern_lock_release(queue_lock(loop));
 
     /* Disarm every timer: their targets are no longer served. */
-    tern_lock_acquire(&ex->lock);
-    tern_timer_t *t;
-    while ((t = tern_timerq_pop_expired(&ex->timers, UINT64_MAX)) != NULL) {
-    }
-    tern_lock_release(&ex->lock);
+    tern_executor_disarm_timers(ex);
 
     if (loop->platform != NULL && loop->platform->wake != NULL) {
         loop->platform->wake(loop->platform->ctx);

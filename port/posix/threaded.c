@@ -506,10 +506,7 @@ static void threaded_stop(tern_executor_t *base)
     (void)pthread_mutex_unlock(&ex->queue_mutex);
 
     /* Disarm every timer: their targets are no longer served. */
-    tern_lock_acquire(&base->lock);
-    while (tern_timerq_pop_expired(&base->timers, UINT64_MAX) != NULL) {
-    }
-    tern_lock_release(&base->lock);
+    tern_executor_disarm_timers(base);
 }
 
 /** The threaded executor's implementation of the executor interface. */

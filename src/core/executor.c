@@ -36,3 +36,11 @@ unsigned tern_executor_fire_timers(tern_executor_t *ex, uint64_t now)
     }
     return fired;
 }
+
+void tern_executor_disarm_timers(tern_executor_t *ex)
+{
+    tern_lock_acquire(&ex->lock);
+    while (tern_timerq_pop_expired(&ex->timers, UINT64_MAX) != NULL) {
+    }
+    tern_lock_release(&ex->lock);
+}
