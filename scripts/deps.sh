@@ -72,6 +72,9 @@ provided_otherwise() {
     gcc) command -v gcc ;;
     pkg-config) command -v pkg-config || command -v pkgconf ;;
     clang) command -v clang ;;
+    libclang-rt-14-dev) # any clang whose libFuzzer runtime links will do
+      printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' |
+        clang -fsanitize=fuzzer -x c - -o /dev/null ;;
     gcc-arm-none-eabi) command -v arm-none-eabi-gcc ;;
     python3) command -v python3 ;;
     python3-pytest) python3 -c 'import pytest' ;;
