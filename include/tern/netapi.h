@@ -101,4 +101,12 @@ static inline int tern_netapi_dispatch_receive(struct tern_stack *stack, tern_ne
  */
 int tern_netapi_post(tern_module_t *to, tern_msg_t *msg);
 
+/**
+ * Record in the trace a message @p to is handling that did not come through
+ * tern_netapi_post(): a device interrupt, posted from interrupt context or a
+ * driver thread, where the trace (stack data) must not be touched. Call it
+ * from @p to's handler. No-op when tracing is off.
+ */
+void tern_netapi_trace_hop(tern_module_t *to, const tern_msg_t *msg, int result);
+
 #endif /* TERN_NETAPI_H */

@@ -34,6 +34,22 @@ static void trace_push(tern_module_t *to, const tern_trace_entry_t *entry, int r
 #define trace_push(to, entry, result) ((void)(to), (void)(entry), (void)(result))
 #endif
 
+void tern_netapi_trace_hop(tern_module_t *to, const tern_msg_t *msg, int result)
+{
+#if TERN_CONF_TRACE
+    if (to == NULL || to->stack == NULL || to->exec == NULL || msg == NULL) {
+        return;
+    }
+    tern_trace_entry_t entry;
+    TRACE_DESCRIBE(entry, to, msg);
+    trace_push(to, &entry, result);
+#else
+    (void)to;
+    (void)msg;
+    (void)result;
+#endif
+}
+
 static bool attached(const tern_module_t *m)
 {
     return m != NULL && m->exec != NULL && m->stack != NULL;

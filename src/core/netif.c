@@ -108,8 +108,12 @@ static void netif_event_cb(tern_netdev_t *dev, tern_netdev_event_t event)
         if (__atomic_exchange_n(&netif->event_pending, 1u, __ATOMIC_ACQ_REL) != 0) {
             return; /* one message is enough: isr() handles everything pending */
         }
+        /* Straight to the executor, not through netapi: this may run in an
+         * interrupt or on a driver thread, where the trace must not be
+         * written. The handler records the hop instead. */
+        tern_module_t *m = &netif->module;
         tern_msg_t msg = { .type = TERN_MSG_NETDEV, .sender = NULL, .content.ptr = dev };
-        if (tern_netapi_post(&netif->module, &msg) < 0) {
+        if (m->exec == NULL || m->exec->ops->post(m->exec, m, &msg) < 0) {
             __atomic_store_n(&netif->event_pending, 0u, __ATOMIC_RELEASE);
             tern_count(&netif->counters[TERN_NETIF_EVENT_LOST]);
         }
@@ -263,6 +267,7 @@ static int netif_handle(tern_module_t *self, tern_msg_t *msg)
     tern_netif_t *netif = self->context;
     switch (msg->type) {
     case TERN_MSG_NETDEV:
+        tern_netapi_trace_hop(self, msg, 0);
         /* Clear first: an interrupt arriving during isr() posts again. */
         __atomic_store_n(&netif->event_pending, 0u, __ATOMIC_RELEASE);
         netif->dev->driver->isr(netif->dev);

@@ -19,7 +19,8 @@ void tern_trace_describe(tern_trace_entry_t *entry, uint64_t now_us, const tern_
 {
     memset(entry, 0, sizeof(*entry));
     entry->time_us = now_us;
-    entry->from = (from != NULL) ? from->name : "-";
+    /* A device event has no sending module: name its origin. */
+    entry->from = (from != NULL) ? from->name : (msg->type == TERN_MSG_NETDEV) ? "device" : "-";
     entry->to = (to != NULL) ? to->name : "-";
     entry->msg_type = msg->type;
     if (msg->type != TERN_MSG_SND && msg->type != TERN_MSG_RCV) {

@@ -159,6 +159,8 @@ static void test_cmd_txtsnd__loopback_frame_counted_and_traced(void **state)
         assert_int_equal(run("trace"), 0);
         assert_non_null(strstr(out, "-> lo         SND"));
         assert_non_null(strstr(out, "[netif,undef]"));
+        /* The loopback device's interrupt, recorded when the interface handles it. */
+        assert_non_null(strstr(out, "device     -> lo         NETDEV ok"));
         assert_int_equal(run("trace clear"), 0);
         assert_int_equal(run("trace"), 0);
         assert_non_null(strstr(out, "0 hops recorded"));
