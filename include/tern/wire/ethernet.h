@@ -27,17 +27,28 @@ typedef struct {
 } tern_ethernet_repr_t;
 
 /**
- * Parse the header at the start of @p buf.
+ * Parse the header at the start of @p buf (no FCS expected; the payload
+ * starts at the returned offset and may include padding up to the minimum frame).
+ * @param[out] repr  the header; unchanged on error
+ * @param[in]  buf   received frame
+ * @param[in]  len   bytes available at @p buf
  * @return TERN_ETHERNET_HDR_LEN; -EBADMSG if @p len is shorter, or the
- *         EtherType field is an 802.3 length (< 0x0600: not Ethernet II).
+ *         EtherType field is an 802.3 length (< 0x0600: not Ethernet II);
+ *         -EINVAL for a NULL pointer.
+ * @see RFC 894, RFC 2464 §3
  */
 int tern_ethernet_parse(tern_ethernet_repr_t *repr, const uint8_t *buf, size_t len);
 
-/** Write @p repr into @p buf. @return TERN_ETHERNET_HDR_LEN; -ENOBUFS if @p len is shorter. */
+/**
+ * Write @p repr into @p buf (the EtherType as given, big-endian).
+ * @return TERN_ETHERNET_HDR_LEN; -ENOBUFS if @p len is shorter (nothing
+ *         written); -EINVAL for a NULL pointer.
+ */
 int tern_ethernet_emit(const tern_ethernet_repr_t *repr, uint8_t *buf, size_t len);
 
 /** Group bit set (multicast or broadcast). */
 bool tern_ethernet_addr_is_multicast(const uint8_t addr[TERN_ETHERNET_ADDR_LEN]);
+/** All ones (ff:ff:ff:ff:ff:ff). */
 bool tern_ethernet_addr_is_broadcast(const uint8_t addr[TERN_ETHERNET_ADDR_LEN]);
 
 /** MAC address of IPv6 multicast @p group: 33:33 + its last 32 bits (RFC 2464 §7). */

@@ -38,9 +38,13 @@ typedef enum {
     TERN_IPV6_SCOPE_GLOBAL = 0xe,
 } tern_ipv6_scope_t;
 
+/** All 16 bytes equal. */
 bool tern_ipv6_addr_equal(const tern_ipv6_addr_t *a, const tern_ipv6_addr_t *b);
+/** :: (RFC 4291 §2.5.2) */
 bool tern_ipv6_addr_is_unspecified(const tern_ipv6_addr_t *a);
+/** ::1 (RFC 4291 §2.5.3) */
 bool tern_ipv6_addr_is_loopback(const tern_ipv6_addr_t *a);
+/** ff00::/8 (RFC 4291 §2.7) */
 bool tern_ipv6_addr_is_multicast(const tern_ipv6_addr_t *a);
 /** fe80::/10 */
 bool tern_ipv6_addr_is_link_local(const tern_ipv6_addr_t *a);
@@ -52,35 +56,41 @@ bool tern_ipv6_addr_is_ipv4_mapped(const tern_ipv6_addr_t *a);
 /**
  * Scope of @p a as RFC 6724 §3.1 defines it for address selection: a
  * multicast address's scope field; link-local for fe80::/10 and for the
- * loopback address; global for every other unicast address.
+ * loopback address; global for every other unicast address. A multicast
+ * scope value that has no enumerator (0, 6, 7, 9-0xd, 0xf) is returned as is.
  */
 tern_ipv6_scope_t tern_ipv6_addr_scope(const tern_ipv6_addr_t *a);
 
 /** Number of leading bits @p a and @p b share (0..128). */
 unsigned tern_ipv6_addr_common_prefix(const tern_ipv6_addr_t *a, const tern_ipv6_addr_t *b);
 
-/** True when the first @p len bits (0..128) of @p a and @p prefix are equal. */
+/** True when the first @p len bits (0..128) of @p a and @p prefix are equal (never for @p len > 128). */
 bool tern_ipv6_addr_match_prefix(const tern_ipv6_addr_t *a, const tern_ipv6_addr_t *prefix,
                                  unsigned len);
 
-/** Keep the first @p len bits of @p a, zero the rest. */
+/** Keep the first @p len bits of @p a, zero the rest (no change for @p len >= 128). */
 void tern_ipv6_addr_mask(tern_ipv6_addr_t *a, unsigned len);
 
-/** Solicited-node multicast address of @p a (RFC 4291 §2.7.1). */
+/** Solicited-node multicast address of @p a (RFC 4291 §2.7.1); @p out may alias @p a. */
 void tern_ipv6_addr_solicited_node(tern_ipv6_addr_t *out, const tern_ipv6_addr_t *a);
 
 /**
  * Modified EUI-64 interface identifier from a link address (RFC 4291
  * Appendix A, RFC 2464 §4 for 48-bit MACs, RFC 4944 §6 for EUI-64 and 16-bit
  * short addresses): written into the last 8 bytes of @p out.
- * @return 0; -EINVAL for a length other than 2, 6 or 8.
+ * The first 8 bytes of @p out are left unchanged.
+ * @return 0; -EINVAL for a length other than 2, 6 or 8, or a NULL pointer.
  */
 int tern_ipv6_iid_from_l2addr(tern_ipv6_addr_t *out, const uint8_t *l2addr, size_t len);
 
 /**
  * Parse the text form (RFC 4291 §2.2, incl. "::" and a trailing dotted quad)
- * of exactly @p len characters.
- * @return 0; -EINVAL for anything malformed.
+ * of exactly @p len characters (no NUL needed). Accepted: 1-4 hex digits per
+ * group (either case), at most one "::" standing for one or more zero groups,
+ * a dotted quad (decimal 0-255, no leading zeros) only as the last 32 bits.
+ * No zone index ("%eth0") and no prefix length ("/64").
+ * @return 0; -EINVAL for anything malformed (including empty text or NULL
+ *         pointers); @p out is unchanged on error.
  */
 int tern_ipv6_addr_from_str(tern_ipv6_addr_t *out, const char *text, size_t len);
 
@@ -88,7 +98,10 @@ int tern_ipv6_addr_from_str(tern_ipv6_addr_t *out, const char *text, size_t len)
  * Format @p a in the RFC 5952 canonical form (lower case, longest run of two
  * or more zero groups as "::" (the first on a tie), no leading zeros; mapped
  * IPv4 as ::ffff:a.b.c.d) into @p buf (at least TERN_IPV6_ADDR_STRLEN bytes).
- * @return string length; -ENOBUFS if @p size is too small.
+ * @return string length (at most TERN_IPV6_ADDR_STRLEN - 1, NUL written
+ *         after it); -ENOBUFS if @p size is too small for it and its NUL;
+ *         -EINVAL for a NULL pointer.
+ * @see RFC 5952 §4, §5
  */
 int tern_ipv6_addr_to_str(const tern_ipv6_addr_t *a, char *buf, size_t size);
 

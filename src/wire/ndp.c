@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief Neighbor Discovery messages and options (RFC 4861 §4, RFC 8106, RFC 4191).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tern/wire/icmpv6.h"
+#include "tern/wire/ipv6_addr.h"
+#include "tern/wire/ndp.h"
+
+static uint16_t load16(const uint8_t *p)
+{
+    return (uint16_t)(((uint16_t)p[0] << 8) | p[1]);
+}
+
+static uint32_t load32(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static void store16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+static void store32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* ---- Options (RFC 4861 §4.6) ------------------------------------------------ */
+
+void tern_ndp_opt_iter_init(tern_ndp_opt_iter_t *it, const uint8_t *options, size_t len)
+{
+    it->buf = options;
+    it->len = options == NULL ? 0 : len;
+    it->offset = 0;
+}
+
+int tern_ndp_opt_next(tern_ndp_opt_iter_t *it, tern_ndp_opt_t *opt)
+{
+    if (it->offset >= it->len) {
+        return 0;
+    }
+    size_t left = it->len - it->offset;
+    if (left < 2) {
+        return -EBADMSG;
+    }
+    const uint8_t *p = it->buf + it->offset;
+    size_t opt_len = (size_t)p[1] * TERN_NDP_OPT_UNIT;
+    /* §4.6: "Nodes MUST silently discard an ND packet that contains an option
+     * with length zero." An option running past the message is malformed too. */
+    if (opt_len == 0 || opt_len > left) {
+        return -EBADMSG;
+    }
+    opt->type = p[0];
+    opt->data = p;
+    opt->len = opt_len;
+    it->offset += opt_len;
+    return 1;
+}
+
+int tern_ndp_options_check(const uint8_t *options, size_t len)
+{
+    tern_ndp_opt_iter_t it;
+    tern_ndp_opt_t opt;
+    int count = 0;
+    int rc;
+    tern_ndp_opt_iter_init(&it, options, len);
+    while ((rc = tern_ndp_opt_next(&it, &opt)) > 0) {
+        count++;
+    }
+    return rc < 0 ? rc : count;
+}
+
+int tern_ndp_opt_find(const uint8_t *options, size_t len, uint8_t type, tern_ndp_opt_t *opt)
+{
+    tern_ndp_opt_iter_t it;
+    tern_ndp_opt_t cur;
+    int rc;
+    tern_ndp_opt_iter_init(&it, options, len);
+    while ((rc = tern_ndp_opt_next(&it, &cur)) > 0) {
+        if (cur.type == type) {
+            *opt = cur;
+            return 1;
+        }
+    }
+    return rc;
+}
+
+/* ---- Messages ---------------------------------------------------------------- */
+
+/* Checks shared by all ND messages: type, code 0, ICMP length at least the
+ * fixed part, well-formed options (§6.1.1, §6.1.2, §7.1.1, §7.1.2, §8.1). */
+static int parse_fixed(const uint8_t *buf, size_t len, uint8_t type, size_t fixed,
+                       const uint8_t **options, size_t *options_len)
+{
+    if (len < fixed || buf[0] != type || buf[1] != 0) {
+        return -EBADMSG;
+    }
+    int rc = tern_ndp_options_check(buf + fixed, len - fixed);
+    if (rc < 0) {
+        return rc;
+    }
+    *options = buf + fixed;
+    *options_len = len - fixed;
+    return (int)fixed;
+}
+
+/* Size check, option copy and the ICMP header; the caller writes the rest of
+ * the fixed part afterwards (the options may overlap it, so they move first). */
+static int emit_fixed(uint8_t *buf, size_t len, uint8_t type, size_t fixed, const uint8_t *options,
+                      size_t options_len)
+{
+    if (options == NULL && options_len != 0) {
+        return -EINVAL;
+    }
+    if (options_len > (size_t)INT32_MAX - fixed) {
+        return -EINVAL;
+    }
+    size_t need = fixed + options_len;
+    if (len < need) {
+        return -ENOBUFS;
+    }
+    if (options_len != 0) {
+        memmove(buf + fixed, options, options_len);
+    }
+    memset(buf, 0, fixed);
+    buf[0] = type;
+    return (int)need;
+}
+
+int tern_ndp_rs_parse(tern_ndp_rs_repr_t *repr, const uint8_t *buf, size_t len)
+{
+    /* Octets 4..7 are reserved: ignored on receive (§4.1). */
+    return parse_fixed(buf, len, TERN_ICMPV6_ROUTER_SOLICIT, TERN_NDP_RS_LEN, &repr->options,
+                       &repr->options_len);
+}
+
+size_t tern_ndp_rs_len(const tern_ndp_rs_repr_t *repr)
+{
+    return TERN_NDP_RS_LEN + repr->options_len;
+}
+
+int tern_ndp_rs_emit(const tern_ndp_rs_repr_t *repr, uint8_t *buf, size_t len)
+{
+    return emit_fixed(buf, len, TERN_ICMPV6_ROUTER_SOLICIT, TERN_NDP_RS_LEN, repr->options,
+                      repr->options_len);
+}
+
+int tern_ndp_ra_parse(tern_ndp_ra_repr_t *repr, const uint8_t *buf, size_t len)
+{
+    int rc = parse_fixed(buf, len, TERN_ICMPV6_ROUTER_ADVERT, TERN_NDP_RA_LEN, &repr->options,
+                         &repr->options_len);
+    if (rc < 0) {
+        return rc;
+    }
+    repr->cur_hop_limit = buf[4];
+    repr->flags = buf[5];
+    repr->router_lifetime = load16(buf + 6);
+    repr->reachable_time = load32(buf + 8);
+    repr->retrans_timer = load32(buf + 12);
+    return rc;
+}
+
+size_t tern_ndp_ra_len(const tern_ndp_ra_repr_t *repr)
+{
+    return TERN_NDP_RA_LEN + repr->options_len;
+}
+
+int tern_ndp_ra_emit(const tern_ndp_ra_repr_t *repr, uint8_t *buf, size_t len)
+{
+    int rc = emit_fixed(buf, len, TERN_ICMPV6_ROUTER_ADVERT, TERN_NDP_RA_LEN, repr->options,
+                        repr->options_len);
+    if (rc < 0) {
+        return rc;
+    }
+    buf[4] = repr->cur_hop_limit;
+    buf[5] = repr->flags;
+    store16(buf + 6, repr->router_lifetime);
+    store32(buf + 8, repr->reachable_time);
+    store32(buf + 12, repr->retrans_timer);
+    return rc;
+}
+
+int tern_ndp_ra_preference(uint8_t flags)
+{
+    switch ((flags & TERN_NDP_RA_PRF_MASK) >> TERN_NDP_RA_PRF_SHIFT) {
+    case 1u:
+        return 1;
+    case 3u:
+        return -1;
+    default:
+        /* 00 medium; 10 reserved: "MUST treat the value as if it were (00)" (RFC 4191 §2.2). */
+        return 0;
+    }
+}
+
+int tern_ndp_ns_parse(tern_ndp_ns_repr_t *repr, const uint8_t *buf, size_t len)
+{
+    int rc = parse_fixed(buf, len, TERN_ICMPV6_NEIGHBOR_SOLICIT, TERN_NDP_NS_LEN, &repr->options,
+                         &repr->options_len);
+    if (rc < 0) {
+        return rc;
+    }
+    memcpy(repr->target.u8, buf + 8, 16);
+    return rc;
+}
+
+size_t tern_ndp_ns_len(const tern_ndp_ns_repr_t *repr)
+{
+    return TERN_NDP_NS_LEN + repr->options_len;
+}
+
+int tern_ndp_ns_emit(const tern_ndp_ns_repr_t *repr, uint8_t *buf, size_t len)
+{
+    int rc = emit_fixed(buf, len, TERN_ICMPV6_NEIGHBOR_SOLICIT, TERN_NDP_NS_LEN, repr->options,
+                        repr->options_len);
+    if (rc < 0) {
+        return rc;
+    }
+    memcpy(buf + 8, repr->target.u8, 16);
+    return rc;
+}
+
+int tern_ndp_na_parse(tern_ndp_na_repr_t *repr, const uint8_t *buf, size_t len)
+{
+    int rc = parse_fixed(buf, len, TERN_ICMPV6_NEIGHBOR_ADVERT, TERN_NDP_NA_LEN, &repr->options,
+                         &repr->options_len);
+    if (rc < 0) {
+        return rc;
+    }
+    /* R, S, O are the top three bits; the other 29 are reserved (§4.4). */
+    repr->flags = (uint8_t)(buf[4] & (TERN_NDP_NA_FLAG_ROUTER | TERN_NDP_NA_FLAG_SOLICITED |
+                                      TERN_NDP_NA_FLAG_OVERRIDE));
+    memcpy(repr->target.u8, buf + 8, 16);
+    return rc;
+}
+
+size_t tern_ndp_na_len(const tern_ndp_na_repr_t *repr)
+{
+    return TERN_NDP_NA_LEN + repr->options_len;
+}
+
+int tern_ndp_na_emit(const tern_ndp_na_repr_t *repr, uint8_t *buf, size_t len)
+{
+    int rc = emit_fixed(buf, len, TERN_ICMPV6_NEIGHBOR_ADVERT, TERN_NDP_NA_LEN, repr->options,
+                        repr->options_len);
+    if (rc < 0) {
+        return rc;
+    }
+    buf[4] = (uint8_t)(repr->flags & (TERN_NDP_NA_FLAG_ROUTER | TERN_NDP_NA_FLAG_SOLICITED |
+                                      TERN_NDP_NA_FLAG_OVERRIDE));
+    memcpy(buf + 8, repr->target.u8, 16);
+    return rc;
+}
+
+int tern_ndp_redirect_parse(tern_ndp_redirect_repr_t *repr, const uint8_t *buf, size_t len)
+{
+    int rc = parse_fixed(buf, len, TERN_ICMPV6_REDIRECT, TERN_NDP_REDIRECT_LEN, &repr->options,
+                         &repr->options_len);
+    if (rc < 0) {
+        return rc;
+    }
+    memcpy(repr->target.u8, buf + 8, 16);
+    memcpy(repr->destination.u8, buf + 24, 16);
+    return rc;
+}
+
+size_t tern_ndp_redirect_len(const tern_ndp_redirect_repr_t *repr)
+{
+    return TERN_NDP_REDIRECT_LEN + repr->options_len;
+}
+
+int tern_ndp_redirect_emit(const tern_ndp_redirect_repr_t *repr, uint8_t *buf, size_t len)
+{
+    int rc = emit_fixed(buf, len, TERN_ICMPV6_REDIRECT, TERN_NDP_REDIRECT_LEN, repr->options,
+                        repr->options_len);
+    if (rc < 0) {
+        return rc;
+    }
+    memcpy(buf + 8, repr->target.u8, 16);
+    memcpy(buf + 24, repr->destination.u8, 16);
+    return rc;
+}
+
+/* ---- IPv6-header validity checks for the protocol layer ----------------------- */
+
+static bool has_option(const uint8_t *options, size_t len, uint8_t type)
+{
+    tern_ndp_opt_t opt;
+    return tern_ndp_opt_find(options, len, type, &opt) == 1;
+}
+
+int tern_ndp_check_ip(const uint8_t *msg, size_t len, const tern_ipv6_addr_t *src,
+                      const tern_ipv6_addr_t *dst, uint8_t hop_limit)
+{
+    if (hop_limit != TERN_NDP_HOP_LIMIT || len < TERN_ICMPV6_HDR_LEN) {
+        return -EBADMSG;
+    }
+    switch (msg[0]) {
+    case TERN_ICMPV6_ROUTER_SOLICIT: {
+        tern_ndp_rs_repr_t rs;
+        if (tern_ndp_rs_parse(&rs, msg, len) < 0) {
+            return -EBADMSG;
+        }
+        /* §6.1.1 */
+        if (tern_ipv6_addr_is_unspecified(src) &&
+            has_option(rs.options, rs.options_len, TERN_NDP_OPT_SLLA)) {
+            return -EBADMSG;
+        }
+        return 0;
+    }
+    case TERN_ICMPV6_ROUTER_ADVERT: {
+        tern_ndp_ra_repr_t ra;
+        if (tern_ndp_ra_parse(&ra, msg, len) < 0) {
+            return -EBADMSG;
+        }
+        /* §6.1.2 */
+        return tern_ipv6_addr_is_link_local(src) ? 0 : -EBADMSG;
+    }
+    case TERN_ICMPV6_NEIGHBOR_SOLICIT: {
+        tern_ndp_ns_repr_t ns;
+        if (tern_ndp_ns_parse(&ns, msg, len) < 0 || tern_ipv6_addr_is_multicast(&ns.target)) {
+            return -EBADMSG;
+        }
+        /* §7.1.1: a DAD probe goes to a solicited-node address and has no SLLA. */
+        if (tern_ipv6_addr_is_unspecified(src) &&
+            (!tern_ipv6_addr_is_solicited_node(dst) ||
+             has_option(ns.options, ns.options_len, TERN_NDP_OPT_SLLA))) {
+            return -EBADMSG;
+        }
+        return 0;
+    }
+    case TERN_ICMPV6_NEIGHBOR_ADVERT: {
+        tern_ndp_na_repr_t na;
+        if (tern_ndp_na_parse(&na, msg, len) < 0 || tern_ipv6_addr_is_multicast(&na.target)) {
+            return -EBADMSG;
+        }
+        /* §7.1.2 */
+        if (tern_ipv6_addr_is_multicast(dst) && (na.flags & TERN_NDP_NA_FLAG_SOLICITED) != 0) {
+            return -EBADMSG;
+        }
+        return 0;
+    }
+    case TERN_ICMPV6_REDIRECT: {
+        tern_ndp_redirect_repr_t rd;
+        if (tern_ndp_redirect_parse(&rd, msg, len) < 0) {
+            return -EBADMSG;
+        }
+        /* §8.1 */
+        if (!tern_ipv6_addr_is_link_local(src) || tern_ipv6_addr_is_multicast(&rd.destination)) {
+            return -EBADMSG;
+        }
+        if (!tern_ipv6_addr_is_link_local(&rd.target) &&
+            !tern_ipv6_addr_equal(&rd.target, &rd.destination)) {
+            return -EBADMSG;
+        }
+        return 0;
+    }
+    default:
+        return -EBADMSG;
+    }
+}
+
+/* ---- Option reprs --------------------------------------------------------------- */
+
+int tern_ndp_opt_lladdr_parse(tern_ndp_opt_lladdr_t *repr, const tern_ndp_opt_t *opt)
+{
+    if ((opt->type != TERN_NDP_OPT_SLLA && opt->type != TERN_NDP_OPT_TLLA) || opt->len < 8) {
+        return -EBADMSG;
+    }
+    repr->type = opt->type;
+    repr->addr = opt->data + 2;
+    repr->addr_len = opt->len - 2;
+    return 0;
+}
+
+size_t tern_ndp_opt_lladdr_len(size_t addr_len)
+{
+    if (addr_len > TERN_NDP_OPT_MAX_LEN - 2) {
+        return 0;
+    }
+    return (2 + addr_len + TERN_NDP_OPT_UNIT - 1) / TERN_NDP_OPT_UNIT * TERN_NDP_OPT_UNIT;
+}
+
+int tern_ndp_opt_lladdr_emit(const tern_ndp_opt_lladdr_t *repr, uint8_t *buf, size_t len)
+{
+    if ((repr->type != TERN_NDP_OPT_SLLA && repr->type != TERN_NDP_OPT_TLLA) ||
+        repr->addr == NULL || repr->addr_len == 0) {
+        return -EINVAL;
+    }
+    size_t need = tern_ndp_opt_lladdr_len(repr->addr_len);
+    if (need == 0) {
+        return -EINVAL;
+    }
+    if (len < need) {
+        return -ENOBUFS;
+    }
+    memmove(buf + 2, repr->addr, repr->addr_len);
+    /* §4.6.1: the option is padded to the next 8-octet boundary (with zeros). */
+    memset(buf + 2 + repr->addr_len, 0, need - 2 - repr->addr_len);
+    buf[0] = repr->type;
+    buf[1] = (uint8_t)(need / TERN_NDP_OPT_UNIT);
+    return (int)need;
+}
+
+int tern_ndp_opt_prefix_info_parse(tern_ndp_opt_prefix_info_t *repr, const tern_ndp_opt_t *opt)
+{
+    /* §4.6.2: "Length 4". A prefix longer than 128 bits cannot be. */
+    if (opt->type != TERN_NDP_OPT_PREFIX_INFO || opt->len != TERN_NDP_OPT_PREFIX_INFO_LEN ||
+        opt->data[2] > 128u) {
+        return -EBADMSG;
+    }
+    const uint8_t *p = opt->data;
+    repr->prefix_len = p[2];
+    repr->flags = p[3]; /* L, A, R and reserved bits, as sent */
+    repr->valid_lifetime = load32(p + 4);
+    repr->preferred_lifetime = load32(p + 8);
+    /* p[12..15]: Reserved2, ignored. */
+    memcpy(repr->prefix.u8, p + 16, 16);
+    return 0;
+}
+
+int tern_ndp_opt_prefix_info_emit(const tern_ndp_opt_prefix_info_t *repr, uint8_t *buf, size_t len)
+{
+    if (repr->prefix_len > 128u) {
+        return -EINVAL;
+    }
+    if (len < TERN_NDP_OPT_PREFIX_INFO_LEN) {
+        return -ENOBUFS;
+    }
+    buf[0] = TERN_NDP_OPT_PREFIX_INFO;
+    buf[1] = TERN_NDP_OPT_PREFIX_INFO_LEN / TERN_NDP_OPT_UNIT;
+    buf[2] = repr->prefix_len;
+    buf[3] = repr->flags;
+    store32(buf + 4, repr->valid_lifetime);
+    store32(buf + 8, repr->preferred_lifetime);
+    store32(buf + 12, 0);
+    memcpy(buf + 16, repr->prefix.u8, 16);
+    return (int)TERN_NDP_OPT_PREFIX_INFO_LEN;
+}
+
+int tern_ndp_opt_redirected_hdr_parse(tern_ndp_opt_redirected_hdr_t *repr,
+                                      const tern_ndp_opt_t *opt)
+{
+    if (opt->type != TERN_NDP_OPT_REDIRECTED_HDR || opt->len < TERN_NDP_OPT_REDIRECTED_HDR_FIXED) {
+        return -EBADMSG;
+    }
+    repr->packet = opt->data + TERN_NDP_OPT_REDIRECTED_HDR_FIXED;
+    repr->packet_len = opt->len - TERN_NDP_OPT_REDIRECTED_HDR_FIXED;
+    return 0;
+}
+
+int tern_ndp_opt_redirected_hdr_emit(const tern_ndp_opt_redirected_hdr_t *repr, uint8_t *buf,
+                                     size_t len)
+{
+    if (repr->packet == NULL && repr->packet_len != 0) {
+        return -EINVAL;
+    }
+    if (len < TERN_NDP_OPT_REDIRECTED_HDR_FIXED) {
+        return -ENOBUFS;
+    }
+    /* §4.6.3 / §8.2: as much of the packet as fits, the option a multiple of
+     * 8 octets and at most 255 units long. */
+    size_t room = len < TERN_NDP_OPT_MAX_LEN ? len : TERN_NDP_OPT_MAX_LEN;
+    room = (room - TERN_NDP_OPT_REDIRECTED_HDR_FIXED) / TERN_NDP_OPT_UNIT * TERN_NDP_OPT_UNIT;
+    size_t copy = repr->packet_len < room ? repr->packet_len : room;
+    size_t padded = (copy + TERN_NDP_OPT_UNIT - 1) / TERN_NDP_OPT_UNIT * TERN_NDP_OPT_UNIT;
+    size_t need = TERN_NDP_OPT_REDIRECTED_HDR_FIXED + padded;
+    if (copy != 0) {
+        memmove(buf + TERN_NDP_OPT_REDIRECTED_HDR_FIXED, repr->packet, copy);
+    }
+    memset(buf + TERN_NDP_OPT_REDIRECTED_HDR_FIXED + copy, 0, padded - copy);
+    memset(buf, 0, TERN_NDP_OPT_REDIRECTED_HDR_FIXED);
+    buf[0] = TERN_NDP_OPT_REDIRECTED_HDR;
+    buf[1] = (uint8_t)(need / TERN_NDP_OPT_UNIT);
+    return (int)need;
+}
+
+int tern_ndp_opt_mtu_parse(uint32_t *mtu, const tern_ndp_opt_t *opt)
+{
+    /* §4.6.4: "Length 1". */
+    if (opt->type != TERN_NDP_OPT_MTU || opt->len != TERN_NDP_OPT_MTU_LEN) {
+        return -EBADMSG;
+    }
+    *mtu = load32(opt->data + 4);
+    return 0;
+}
+
+int tern_ndp_opt_mtu_emit(uint32_t mtu, uint8_t *buf, size_t len)
+{
+    if (len < TERN_NDP_OPT_MTU_LEN) {
+        return -ENOBUFS;
+    }
+    buf[0] = TERN_NDP_OPT_MTU;
+    buf[1] = TERN_NDP_OPT_MTU_LEN / TERN_NDP_OPT_UNIT;
+    store16(buf + 2, 0);
+    store32(buf + 4, mtu);
+    return (int)TERN_NDP_OPT_MTU_LEN;
+}
+
+int tern_ndp_opt_rdnss_parse(tern_ndp_opt_rdnss_t *repr, const tern_ndp_opt_t *opt)
+{
+    /* RFC 8106 §5.1: Length = 1 + 2 * addresses, at least 3; "if the Length
+     * ... is not at least 3 ..., the option is invalid" — and an even length
+     * cannot hold whole addresses. */
+    size_t units = opt->len / TERN_NDP_OPT_UNIT;
+    if (opt->type != TERN_NDP_OPT_RDNSS || units < 3 || units % 2 == 0) {
+        return -EBADMSG;
+    }
+    repr->lifetime = load32(opt->data + 4);
+    repr->addrs = opt->data + TERN_NDP_OPT_RDNSS_FIXED;
+    repr->count = (units - 1) / 2;
+    return 0;
+}
+
+int tern_ndp_opt_rdnss_addr(const tern_ndp_opt_rdnss_t *repr, size_t index, tern_ipv6_addr_t *out)
+{
+    if (index >= repr->count || repr->addrs == NULL) {
+        return -EINVAL;
+    }
+    memcpy(out->u8, repr->addrs + index * 16, 16);
+    return 0;
+}
+
+size_t tern_ndp_opt_rdnss_len(size_t count)
+{
+    return TERN_NDP_OPT_RDNSS_FIXED + 16 * count;
+}
+
+int tern_ndp_opt_rdnss_emit(const tern_ndp_opt_rdnss_t *repr, uint8_t *buf, size_t len)
+{
+    if (repr->addrs == NULL || repr->count == 0 || repr->count > TERN_NDP_OPT_RDNSS_MAX_ADDRS) {
+        return -EINVAL;
+    }
+    size_t need = tern_ndp_opt_rdnss_len(repr->count);
+    if (len < need) {
+        return -ENOBUFS;
+    }
+    memmove(buf + TERN_NDP_OPT_RDNSS_FIXED, repr->addrs, 16 * repr->count);
+    buf[0] = TERN_NDP_OPT_RDNSS;
+    buf[1] = (uint8_t)(need / TERN_NDP_OPT_UNIT);
+    store16(buf + 2, 0);
+    store32(buf + 4, repr->lifetime);
+    return (int)need;
+}

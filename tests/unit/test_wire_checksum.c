@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The Internet checksum (RFC 1071) and the IPv6 pseudo-header (RFC 8200 §8.1).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tern/wire/checksum.h"
+
+/* Straightforward reference: sum of 16-bit big-endian words, 64-bit, folded at the end. */
+static uint16_t reference(const uint8_t *p, size_t len)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i + 1 < len; i += 2) {
+        sum += ((uint64_t)p[i] << 8) | p[i + 1];
+    }
+    if (len & 1) {
+        sum += (uint64_t)p[len - 1] << 8;
+    }
+    while (sum >> 16) {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return (uint16_t)~sum;
+}
+
+static void test_tern_checksum_add__rfc1071_example(void **state)
+{
+    (void)state;
+    /* RFC 1071 §3: bytes 00 01 f2 03 f4 f5 f6 f7 sum to ddf2 (folded). */
+    const uint8_t data[] = { 0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7 };
+    uint32_t sum = tern_checksum_add(0, data, sizeof(data));
+    assert_int_equal(sum, 0xddf2);
+    assert_int_equal(tern_checksum_finish(sum), 0x220d);
+}
+
+static void test_tern_checksum_add__odd_length_pads_with_zero(void **state)
+{
+    (void)state;
+    const uint8_t data[] = { 0x12, 0x34, 0x56 };
+    assert_int_equal(tern_checksum_add(0, data, 3), 0x1234 + 0x5600);
+    assert_int_equal(tern_checksum_add(0, data, 0), 0);
+    assert_int_equal(tern_checksum_add(0, NULL, 0), 0);
+}
+
+static void test_tern_checksum_add__chained_equals_whole(void **state)
+{
+    (void)state;
+    uint8_t data[301];
+    for (size_t i = 0; i < sizeof(data); i++) {
+        data[i] = (uint8_t)(i * 37 + 11);
+    }
+    uint16_t whole = reference(data, sizeof(data));
+    assert_int_equal(tern_checksum_finish(tern_checksum_add(0, data, sizeof(data))), whole);
+    /* every split point, the second part at its real (possibly odd) offset */
+    for (size_t cut = 0; cut <= sizeof(data); cut++) {
+        uint32_t sum = tern_checksum_add(0, data, cut);
+        sum = tern_checksum_add_at(sum, data + cut, sizeof(data) - cut, cut);
+        assert_int_equal(tern_checksum_finish(sum), whole);
+    }
+    /* three parts of odd lengths */
+    uint32_t sum = tern_checksum_add_at(0, data, 3, 0);
+    sum = tern_checksum_add_at(sum, data + 3, 5, 3);
+    sum = tern_checksum_add_at(sum, data + 8, sizeof(data) - 8, 8);
+    assert_int_equal(tern_checksum_finish(sum), whole);
+}
+
+static void test_tern_checksum_add__large_input_does_not_overflow(void **state)
+{
+    (void)state;
+    static uint8_t big[300000];
+    memset(big, 0xff, sizeof(big));
+    big[17] = 0x01;
+    assert_int_equal(tern_checksum_finish(tern_checksum_add(0, big, sizeof(big))),
+                     reference(big, sizeof(big)));
+    assert_int_equal(tern_checksum_finish(tern_checksum_add(0xffffffffu, big, 2)),
+                     tern_checksum_finish(0xffffu + 0xffffu + 0xffffu));
+}
+
+static void test_tern_checksum_add_spans__odd_spans(void **state)
+{
+    (void)state;
+    uint8_t data[64];
+    for (size_t i = 0; i < sizeof(data); i++) {
+        data[i] = (uint8_t)(0xa5 ^ (i * 13));
+    }
+    const tern_checksum_span_t spans[] = {
+        { data, 1 }, { data + 1, 0 }, { NULL, 0 }, { data + 1, 7 }, { data + 8, 33 }, { data + 41, 23 },
+    };
+    assert_int_equal(tern_checksum_finish(tern_checksum_add_spans(0, spans, 6)),
+                     reference(data, sizeof(data)));
+    assert_int_equal(tern_checksum_add_spans(0x1234, spans, 0), 0x1234);
+}
+
+static void test_tern_checksum_ipv6_pseudo__layout(void **state)
+{
+    (void)state;
+    /* The pseudo-header as bytes (RFC 8200 §8.1) summed by the reference. */
+    const tern_ipv6_addr_t src = { { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 } };
+    const tern_ipv6_addr_t dst = { { 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x16 } };
+    uint8_t pseudo[40];
+    memcpy(pseudo, src.u8, 16);
+    memcpy(pseudo + 16, dst.u8, 16);
+    const uint8_t tail[8] = { 0x00, 0x01, 0x23, 0x45, 0, 0, 0, 58 };
+    memcpy(pseudo + 32, tail, 8);
+    assert_int_equal(tern_checksum_finish(tern_checksum_ipv6_pseudo(0, &src, &dst, 0x12345, 58)),
+                     reference(pseudo, sizeof(pseudo)));
+}
+
+static void test_tern_checksum_finish__golden_udp(void **state)
+{
+    (void)state;
+    /* UDP 2001:db8::1.7 -> 2001:db8::2.7 "abc", checksum 0xdff2 (cross-checked with scapy). */
+    const tern_ipv6_addr_t src = { { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 } };
+    const tern_ipv6_addr_t dst = { { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 } };
+    uint8_t udp[] = { 0x00, 0x07, 0x00, 0x07, 0x00, 0x0b, 0x00, 0x00, 'a', 'b', 'c' };
+    uint32_t sum = tern_checksum_ipv6_pseudo(0, &src, &dst, sizeof(udp), 17);
+    assert_int_equal(tern_checksum_finish(tern_checksum_add(sum, udp, sizeof(udp))), 0xdff2);
+    /* verifying: everything including the checksum sums to 0 */
+    udp[6] = 0xdf;
+    udp[7] = 0xf2;
+    assert_int_equal(tern_checksum_finish(tern_checksum_add(sum, udp, sizeof(udp))), 0);
+}
+
+static void test_tern_checksum_finish__folds(void **state)
+{
+    (void)state;
+    assert_int_equal(tern_checksum_finish(0), 0xffff);
+    assert_int_equal(tern_checksum_finish(0xffff), 0);
+    assert_int_equal(tern_checksum_finish(0x1fffe), 0);
+    assert_int_equal(tern_checksum_finish(0xffffffffu), 0);
+    assert_int_equal(tern_checksum_finish(0x00010000u), 0xfffe);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tern_checksum_add__rfc1071_example),
+        cmocka_unit_test(test_tern_checksum_add__odd_length_pads_with_zero),
+        cmocka_unit_test(test_tern_checksum_add__chained_equals_whole),
+        cmocka_unit_test(test_tern_checksum_add__large_input_does_not_overflow),
+        cmocka_unit_test(test_tern_checksum_add_spans__odd_spans),
+        cmocka_unit_test(test_tern_checksum_ipv6_pseudo__layout),
+        cmocka_unit_test(test_tern_checksum_finish__golden_udp),
+        cmocka_unit_test(test_tern_checksum_finish__folds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
