@@ -5,7 +5,7 @@
 #
 #   scripts/deps.sh node     build and run tern-node: cmake ninja-build gcc libc6-dev pkg-config
 #   scripts/deps.sh test     node + clang libclang-rt-14-dev libcmocka-dev gcc-arm-none-eabi
-#                            libnewlib-arm-none-eabi python3 python3-pytest valgrind
+#                            libnewlib-arm-none-eabi python3 python3-pytest valgrind tshark
 #   scripts/deps.sh --list test   print the packages of a set and exit
 #
 # Quiet and without side effects when everything is there. As root it runs
@@ -33,7 +33,7 @@ done
 
 node_pkgs=(cmake ninja-build gcc libc6-dev pkg-config)
 test_pkgs=("${node_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev gcc-arm-none-eabi libnewlib-arm-none-eabi
-           python3 python3-pytest valgrind)
+           python3 python3-pytest valgrind tshark)
 
 wanted=()
 for s in "${sets[@]}"; do
@@ -79,6 +79,7 @@ provided_otherwise() {
     python3) command -v python3 ;;
     python3-pytest) python3 -c 'import pytest' ;;
     valgrind) command -v valgrind ;;
+    tshark) command -v tshark ;;
     libcmocka-dev) pkg-config --exists cmocka ;;
     libnewlib-arm-none-eabi)
       command -v arm-none-eabi-gcc &&
@@ -128,6 +129,10 @@ fi
 
 echo "deps.sh: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+if [[ " ${missing[*]} " == *" tshark "* ]] && command -v debconf-set-selections >/dev/null 2>&1; then
+  # wireshark-common asks whether non-root users may capture: answer no, never block.
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+fi
 apt_opts=(-y -q -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=300 --no-install-recommends)
 
 lists_usable() {

@@ -113,6 +113,49 @@ _Static_assert(TERN_CONF_LOOPBACK_MTU >= 1 && TERN_CONF_LOOPBACK_MTU <= 65535 &&
                TERN_CONF_LOOPBACK_BUF_SIZE >= TERN_CONF_LOOPBACK_MTU + 2,
                "loopback: MTU must fit 16 bits and one frame must fit the buffer");
 
+/* ---------------------------------------------------------------- neighbor cache */
+
+/**
+ * Neighbor cache entries per interface. Default 8: a constrained host talks
+ * to its routers and a handful of peers. Cost: about 72 B each (32-bit) plus
+ * the queue pointers.
+ */
+#ifndef TERN_CONF_NC_SIZE
+#define TERN_CONF_NC_SIZE 8
+#endif
+_Static_assert(TERN_CONF_NC_SIZE >= 1 && TERN_CONF_NC_SIZE <= 255, "TERN_CONF_NC_SIZE out of range [1, 255]");
+
+/**
+ * Packets queued per neighbor while its address is being resolved (RFC 4861
+ * §7.2.2: at least one; "SHOULD be limited to some small value"; on overflow
+ * the newest replaces the oldest). Cost: one pointer per slot per entry.
+ */
+#ifndef TERN_CONF_NC_QUEUE_LEN
+#define TERN_CONF_NC_QUEUE_LEN 2
+#endif
+_Static_assert(TERN_CONF_NC_QUEUE_LEN >= 1 && TERN_CONF_NC_QUEUE_LEN <= 16,
+               "TERN_CONF_NC_QUEUE_LEN out of range [1, 16]");
+
+/**
+ * Routes in the forwarding table (per stack): on-link prefixes, default
+ * routers, static and routing-protocol routes. Cost: about 44 B each.
+ */
+#ifndef TERN_CONF_FIB_SIZE
+#define TERN_CONF_FIB_SIZE 16
+#endif
+_Static_assert(TERN_CONF_FIB_SIZE >= 1 && TERN_CONF_FIB_SIZE <= 1024,
+               "TERN_CONF_FIB_SIZE out of range [1, 1024]");
+
+/**
+ * IPv6 addresses per interface: a link-local, a few global ones from SLAAC
+ * or by hand. Cost: about 48 B each.
+ */
+#ifndef TERN_CONF_IPV6_ADDRS
+#define TERN_CONF_IPV6_ADDRS 4
+#endif
+_Static_assert(TERN_CONF_IPV6_ADDRS >= 1 && TERN_CONF_IPV6_ADDRS <= 64,
+               "TERN_CONF_IPV6_ADDRS out of range [1, 64]");
+
 /* ---------------------------------------------------------------- shell */
 
 /** Longest shell line in bytes, including the terminating NUL. */
@@ -124,5 +167,21 @@ _Static_assert(TERN_CONF_LOOPBACK_MTU >= 1 && TERN_CONF_LOOPBACK_MTU <= 65535 &&
 #ifndef TERN_CONF_SHELL_ARGS_MAX
 #define TERN_CONF_SHELL_ARGS_MAX 16
 #endif
+
+/* ---------------------------------------------------------------- ethernet link */
+
+/**
+ * Link multicast groups (MAC addresses) one Ethernet interface can join
+ * (tern_ethernet_link_t). Frames to other groups are dropped unless the
+ * interface is promiscuous; broadcast is always received. Default 8: an IPv6
+ * host joins all-nodes plus one solicited-node group per address (RFC 4291
+ * §2.7.1), a router all-routers too, leaving room for MLD/RPL groups.
+ * Cost: 7 bytes per entry per Ethernet interface.
+ */
+#ifndef TERN_CONF_ETHERNET_MCAST_MAX
+#define TERN_CONF_ETHERNET_MCAST_MAX 8
+#endif
+_Static_assert(TERN_CONF_ETHERNET_MCAST_MAX >= 1 && TERN_CONF_ETHERNET_MCAST_MAX <= 64,
+               "TERN_CONF_ETHERNET_MCAST_MAX out of range [1, 64]");
 
 #endif /* TERN_CONFIG_H */

@@ -18,6 +18,7 @@
 #define TERN_NETIF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tern/config.h"
@@ -40,6 +41,8 @@ enum {
     TERN_NETIF_TX_DOWN,        /**< packets dropped: interface down */
     TERN_NETIF_TX_MERGED,      /**< frames merged because they had too many snips */
     TERN_NETIF_EVENT_LOST,     /**< device interrupts not delivered: queue full */
+    TERN_NETIF_RX_NOT_FOR_US,  /**< frames dropped: addressed to another station or group */
+    TERN_NETIF_RX_UNKNOWN_PROTO, /**< frames dropped: protocol (EtherType) not handled */
     TERN_NETIF_STAT_NUMOF
 };
 
@@ -58,7 +61,10 @@ typedef struct {
      * the link header, fill the interface header, and set the protocol and
      * demux context to dispatch to.
      * @return 0 to dispatch; negative errno to drop (the interface releases
-     *         @p *pkt and counts an RX error).
+     *         @p *pkt and counts it): -EADDRNOTAVAIL (not addressed to this
+     *         interface: rx_not_for_us), -EPROTONOSUPPORT (protocol not
+     *         handled: rx_unknown_proto), -ENOMEM (rx_nomem), anything
+     *         else (rx_errors).
      */
     int (*recv)(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t *type, uint32_t *demux);
 
@@ -68,7 +74,32 @@ typedef struct {
      * the interface releases @p *pkt).
      */
     int (*send)(tern_netif_t *netif, tern_pkt_t **pkt);
+
+    /**
+     * Optional (NULL: none). Answer a netapi GET the interface itself does not
+     * know, before the device is asked. Runs on the interface's turn.
+     * @return as a GET handler; -ENOTSUP to let the device answer.
+     */
+    int (*get)(tern_netif_t *netif, tern_netapi_opt_t *opt);
+
+    /** Optional (NULL: none). The same for SET. @return as a SET handler; -ENOTSUP: ask the device. */
+    int (*set)(tern_netif_t *netif, tern_netapi_opt_t *opt);
 } tern_netif_link_t;
+
+/**
+ * Capture hook: sees every complete link frame of an interface. Called with
+ * @p tx false for a received frame before its link header is parsed (frames
+ * the link then drops included), and with @p tx true for a sent frame (the
+ * scatter list the device accepted). Runs on the interface's turn; must not
+ * keep @p iol.
+ */
+typedef void (*tern_netif_capture_fn_t)(void *ctx, const tern_iolist_t *iol, size_t count, bool tx);
+
+/** Value of TERN_NETOPT_CAPTURE: a capture hook and its argument (fn NULL: none). */
+typedef struct {
+    tern_netif_capture_fn_t fn; /**< the hook, or NULL */
+    void *ctx;                  /**< its first argument */
+} tern_netif_capture_t;
 
 /** The raw link: no link header at all (loopback, test devices). */
 extern const tern_netif_link_t tern_netif_link_raw;
@@ -90,11 +121,17 @@ struct tern_netif {
     uint8_t event_pending;                 /**< an ISR message is queued (atomic) */
     uint32_t counters[TERN_NETIF_STAT_NUMOF]; /**< see TERN_NETIF_... */
     tern_stats_group_t stats_group;        /**< counters, for `stats` */
+    void *link_ctx;                        /**< link layer state (tern_netif_add_ctx), or NULL */
+    /** Capture hook, or NULL. Change it with TERN_NETOPT_CAPTURE while the interface runs. */
+    tern_netif_capture_fn_t capture;
+    void *capture_ctx;                     /**< argument of @ref capture */
 };
 
 /**
  * Add an interface over @p dev to @p stack: initialise the device, read its
- * address and MTU, number the interface, and attach its module.
+ * address and MTU, number the interface, and attach its module. The
+ * interface calls the device's isr() once on its first turn (interrupts
+ * raised before the attach are lost; a driver thread may wait for that call).
  *
  * @param[out] netif  interface storage
  * @param[in]  name   interface name (truncated to TERN_CONF_NETIF_NAME_LEN - 1)
@@ -107,6 +144,15 @@ struct tern_netif {
  */
 int tern_netif_add(tern_stack_t *stack, tern_netif_t *netif, const char *name, tern_netdev_t *dev,
                    const tern_netif_link_t *link, tern_nettype_t proto);
+
+/**
+ * tern_netif_add() for a link layer with per-interface state: @p link_ctx is
+ * stored as netif->link_ctx before the device starts, so the link never sees
+ * a frame without it (e.g. tern_ethernet_link_t for tern_netif_link_ethernet).
+ * @return as tern_netif_add().
+ */
+int tern_netif_add_ctx(tern_stack_t *stack, tern_netif_t *netif, const char *name, tern_netdev_t *dev,
+                       const tern_netif_link_t *link, void *link_ctx, tern_nettype_t proto);
 
 /** Interface with @p index in @p stack, or NULL. */
 tern_netif_t *tern_netif_by_index(tern_stack_t *stack, uint16_t index);

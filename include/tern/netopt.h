@@ -34,6 +34,19 @@ typedef enum {
     TERN_NETOPT_NID,
     /** Interface statistics. Value: tern_netif_stats_t (netif.h); GET only. */
     TERN_NETOPT_STATS,
+    /**
+     * Receive frames sent to a link multicast group (SET). Value: uint8_t[6],
+     * the group's MAC address, or uint8_t[16], an IPv6 multicast group the
+     * link maps to its MAC group (RFC 2464 §7). Joins are counted: a group
+     * joined twice needs two leaves. -ENOSPC when the link's table is full.
+     */
+    TERN_NETOPT_MCAST_JOIN,
+    /** Stop receiving a group joined with TERN_NETOPT_MCAST_JOIN (SET); same values. -ENOENT if not joined. */
+    TERN_NETOPT_MCAST_LEAVE,
+    /** Joined link multicast groups (GET). Value: uint8_t[6 * n], n groups' MAC addresses. */
+    TERN_NETOPT_MCAST_GROUPS,
+    /** Capture hook of an interface (GET/SET). Value: tern_netif_capture_t (netif.h). */
+    TERN_NETOPT_CAPTURE,
     /** Number of options; not an option. */
     TERN_NETOPT_NUMOF
 } tern_netopt_t;

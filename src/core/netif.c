@@ -19,7 +19,8 @@ static const char *const netif_counter_names[TERN_NETIF_STAT_NUMOF] = {
     [TERN_NETIF_RX_NOMEM] = "rx_nomem",     [TERN_NETIF_RX_ERRORS] = "rx_errors",
     [TERN_NETIF_TX_ERRORS] = "tx_errors",   [TERN_NETIF_TX_INVALID] = "tx_invalid",
     [TERN_NETIF_TX_DOWN] = "tx_down",       [TERN_NETIF_TX_MERGED] = "tx_merged",
-    [TERN_NETIF_EVENT_LOST] = "event_lost",
+    [TERN_NETIF_EVENT_LOST] = "event_lost", [TERN_NETIF_RX_NOT_FOR_US] = "rx_not_for_us",
+    [TERN_NETIF_RX_UNKNOWN_PROTO] = "rx_unknown_proto",
 };
 
 /* ------------------------------------------------------------ raw link */
@@ -85,11 +86,21 @@ static void netif_receive_frame(tern_netif_t *netif)
     nh->rssi = info.rssi;
     nh->lqi = info.lqi;
 
+    if (netif->capture != NULL) {
+        const tern_iolist_t iol = { .base = frame->data, .len = (size_t)got };
+        netif->capture(netif->capture_ctx, &iol, 1, false);
+    }
+
     tern_nettype_t type = TERN_NETTYPE_UNDEF;
     uint32_t demux = TERN_NETREG_DEMUX_CTX_ALL;
-    if (netif->link->recv(netif, &frame, &type, &demux) < 0) {
+    int verdict = netif->link->recv(netif, &frame, &type, &demux);
+    if (verdict < 0) {
         tern_pktbuf_release(&stack->pktbuf, frame);
-        tern_count(&netif->counters[TERN_NETIF_RX_ERRORS]);
+        unsigned counter = (verdict == -EADDRNOTAVAIL)     ? TERN_NETIF_RX_NOT_FOR_US
+                           : (verdict == -EPROTONOSUPPORT) ? TERN_NETIF_RX_UNKNOWN_PROTO
+                           : (verdict == -ENOMEM)          ? TERN_NETIF_RX_NOMEM
+                                                           : TERN_NETIF_RX_ERRORS;
+        tern_count(&netif->counters[counter]);
         return;
     }
     tern_count(&netif->counters[TERN_NETIF_RX_PACKETS]);
@@ -173,6 +184,9 @@ static void netif_send_packet(tern_netif_t *netif, tern_pkt_t *pkt)
                 : -ENOMEM;
     }
     int res = (n < 0) ? n : netif->dev->driver->send(netif->dev, iol, (size_t)n);
+    if (res >= 0 && netif->capture != NULL) {
+        netif->capture(netif->capture_ctx, iol, (size_t)n, true);
+    }
     tern_pktbuf_release(pb, flat);
     if (res < 0) {
         tern_count(&netif->counters[TERN_NETIF_TX_ERRORS]);
@@ -207,6 +221,14 @@ static int netif_get(tern_netif_t *netif, tern_netapi_opt_t *opt)
         }
         *(uint8_t *)opt->data = netif->up ? 1u : 0u;
         return 1;
+    case TERN_NETOPT_CAPTURE: {
+        if (opt->data_len < sizeof(tern_netif_capture_t)) {
+            return -EOVERFLOW;
+        }
+        const tern_netif_capture_t cap = { .fn = netif->capture, .ctx = netif->capture_ctx };
+        memcpy(opt->data, &cap, sizeof(cap));
+        return (int)sizeof(cap);
+    }
     case TERN_NETOPT_STATS: {
         if (opt->data_len < sizeof(tern_netif_stats_t)) {
             return -EOVERFLOW;
@@ -218,8 +240,13 @@ static int netif_get(tern_netif_t *netif, tern_netapi_opt_t *opt)
         memcpy(opt->data, &stats, sizeof(stats));
         return (int)sizeof(stats);
     }
-    default:
+    default: {
+        int res = (netif->link->get != NULL) ? netif->link->get(netif, opt) : -ENOTSUP;
+        if (res != -ENOTSUP) {
+            return res;
+        }
         return netif->dev->driver->get(netif->dev, opt->opt, opt->data, opt->data_len);
+    }
     }
 }
 
@@ -252,11 +279,28 @@ static int netif_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
         }
         return res;
     }
+    case TERN_NETOPT_CAPTURE: {
+        /* Set on the interface's own turn: no frame is being captured now, so
+         * once the SET returns the old hook is never called again. */
+        tern_netif_capture_t cap;
+        if (opt->data_len != sizeof(cap)) {
+            return -EINVAL;
+        }
+        memcpy(&cap, opt->data, sizeof(cap));
+        netif->capture = cap.fn;
+        netif->capture_ctx = cap.ctx;
+        return (int)sizeof(cap);
+    }
     case TERN_NETOPT_STATS:
     case TERN_NETOPT_ADDR_LEN:
         return -ENOTSUP; /* read-only here */
-    default:
+    default: {
+        int res = (netif->link->set != NULL) ? netif->link->set(netif, opt) : -ENOTSUP;
+        if (res != -ENOTSUP) {
+            return res;
+        }
         return netif->dev->driver->set(netif->dev, opt->opt, opt->data, opt->data_len);
+    }
     }
 }
 
@@ -292,6 +336,12 @@ static int netif_handle(tern_module_t *self, tern_msg_t *msg)
 int tern_netif_add(tern_stack_t *stack, tern_netif_t *netif, const char *name, tern_netdev_t *dev,
                    const tern_netif_link_t *link, tern_nettype_t proto)
 {
+    return tern_netif_add_ctx(stack, netif, name, dev, link, NULL, proto);
+}
+
+int tern_netif_add_ctx(tern_stack_t *stack, tern_netif_t *netif, const char *name, tern_netdev_t *dev,
+                       const tern_netif_link_t *link, void *link_ctx, tern_nettype_t proto)
+{
     if (stack == NULL || netif == NULL || name == NULL || dev == NULL || dev->driver == NULL ||
         link == NULL || (unsigned)proto >= TERN_NETTYPE_NUMOF) {
         return -EINVAL;
@@ -304,6 +354,7 @@ int tern_netif_add(tern_stack_t *stack, tern_netif_t *netif, const char *name, t
     memcpy(netif->name, name, name_len);
     netif->dev = dev;
     netif->link = link;
+    netif->link_ctx = link_ctx;
     netif->proto = (uint16_t)proto;
     netif->up = true;
     dev->event_cb = netif_event_cb;
@@ -342,6 +393,11 @@ int tern_netif_add(tern_stack_t *stack, tern_netif_t *netif, const char *name, t
     netif->stats_group.values = netif->counters;
     netif->stats_group.count = TERN_NETIF_STAT_NUMOF;
     tern_stack_add_stats(stack, &netif->stats_group);
+    /* Poll the device once on the interface's first turn: an interrupt raised
+     * before the module was attached was lost (counted), and a driver thread
+     * may wait for this first isr() before raising any (tap.c), so that its
+     * posts come strictly after the attach. */
+    netif_event_cb(dev, TERN_NETDEV_EVENT_ISR);
     return 0;
 }
 

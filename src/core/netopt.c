@@ -15,6 +15,10 @@ const char *tern_netopt_name(tern_netopt_t opt)
         [TERN_NETOPT_CHANNEL] = "channel",
         [TERN_NETOPT_NID] = "nid",
         [TERN_NETOPT_STATS] = "stats",
+        [TERN_NETOPT_MCAST_JOIN] = "mcast_join",
+        [TERN_NETOPT_MCAST_LEAVE] = "mcast_leave",
+        [TERN_NETOPT_MCAST_GROUPS] = "mcast_groups",
+        [TERN_NETOPT_CAPTURE] = "capture",
     };
     if ((unsigned)opt >= TERN_NETOPT_NUMOF) {
         return "?";

@@ -6,20 +6,58 @@
  * Reads one shell command per line from standard input, runs it, lets the
  * stack finish what the command started (run until idle), and prints the
  * output before reading the next line. Exits at end of input.
+ *
+ * Interfaces with real traffic (TAP) must be served while the node waits for
+ * input. Under the threaded executor the modules have their own threads and
+ * the main thread may block in fgets(). Under the event loop the main thread
+ * *is* the loop: a stdin thread reads lines and hands each one over (mutex +
+ * condition variable), waking the loop through the loop's own POSIX wake-up
+ * (tern_posix_loop_sync_t); the main thread runs the loop, sleeping in the
+ * loop's wait until a post, a timer or a line arrives, and runs each line
+ * on the loop's thread, followed by run-until-idle, as before.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_pcap.h"
+#include "tern/link/ethernet.h"
 #include "tern/netdev/loopback.h"
 #include "tern/netdev/test.h"
 #include "tern/netif.h"
 #include "tern/port/posix.h"
+#include "tern/port/tap.h"
 #include "tern/shell.h"
 #include "tern/stack.h"
+
+/** Most --tap interfaces. */
+#define NODE_TAP_MAX 4
+
+/** One interface over a TAP device. */
+typedef struct {
+    tern_netdev_tap_t dev;
+    tern_ethernet_link_t eth;
+    tern_netif_t netif;
+    const char *ifname;
+    uint8_t mac[6];
+    bool has_mac;
+} node_tap_t;
+
+/** A line handed from the stdin thread to the loop's thread. */
+typedef struct {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;   /**< signalled when the main thread took the line */
+    pthread_t thread;
+    char line[TERN_CONF_SHELL_LINE_MAX];
+    bool ready;            /**< @ref line waits for the main thread */
+    bool too_long;         /**< the waiting line was cut */
+    bool eof;              /**< no more lines */
+    tern_posix_loop_sync_t *sync; /**< the loop's wake-up */
+} stdin_feed_t;
 
 /** Everything the node owns, in one static object (no heap). */
 typedef struct {
@@ -35,6 +73,10 @@ typedef struct {
     tern_shell_t shell;
     tern_shell_core_cmds_t core_cmds;
     tern_shell_netif_cmds_t netif_cmds;
+    node_pcap_cmds_t pcap_cmds;
+    node_tap_t taps[NODE_TAP_MAX];
+    unsigned tap_count;
+    stdin_feed_t feed;
 } node_t;
 
 static void write_stdout(void *ctx, const char *text, size_t len)
@@ -49,6 +91,10 @@ static void usage(FILE *out, const char *prog)
             "usage: %s [options]\n"
             "  -l, --loopback            add a loopback interface 'lo' (IPv6 on top)\n"
             "  -t, --test                add a test-device interface 'test0'\n"
+            "  -T, --tap IFNAME          add an Ethernet interface over the existing TAP device\n"
+            "                            IFNAME (named like it; may repeat)\n"
+            "  -m, --mac aa:bb:cc:dd:ee:ff\n"
+            "                            MAC of the next --tap (default: derived from IFNAME)\n"
             "  -e, --executor loop|threaded\n"
             "                            event loop in one thread (default) or one thread per module\n"
             "  -n, --name NAME           node name (default 'tern')\n"
@@ -56,6 +102,133 @@ static void usage(FILE *out, const char *prog)
             "Without interface options, --loopback is assumed.\n"
             "Commands are read from standard input, one per line; type 'help'.\n",
             prog);
+}
+
+/* Parse aa:bb:cc:dd:ee:ff (a unicast MAC). @return 0 or -EINVAL. */
+static int parse_mac(const char *text, uint8_t mac[6])
+{
+    unsigned v[6];
+    char end;
+    if (sscanf(text, "%2x:%2x:%2x:%2x:%2x:%2x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &end) !=
+        6) {
+        return -EINVAL;
+    }
+    for (int i = 0; i < 6; i++) {
+        mac[i] = (uint8_t)v[i];
+    }
+    return ((mac[0] & 0x01u) != 0) ? -EINVAL : 0;
+}
+
+static int add_tap(node_t *node, node_tap_t *tap)
+{
+    int res = tern_netdev_tap_setup(&tap->dev, tap->ifname, tap->has_mac ? tap->mac : NULL);
+    if (res < 0) {
+        fprintf(stderr, "tern-node: bad TAP interface name '%s'\n", tap->ifname);
+        return res;
+    }
+    if (strlen(tap->ifname) >= TERN_CONF_NETIF_NAME_LEN) {
+        fprintf(stderr, "tern-node: interface name '%s' shortened to %d characters\n", tap->ifname,
+                TERN_CONF_NETIF_NAME_LEN - 1);
+    }
+    res = tern_ethernet_netif_add(&node->stack, &tap->netif, &tap->eth, tap->ifname, &tap->dev.netdev);
+    if (res < 0) {
+        fprintf(stderr, "tern-node: cannot attach to TAP device '%s': %s%s\n", tap->ifname,
+                strerror(-res),
+                (res == -ENODEV) ? " (create it first: ip tuntap add dev NAME mode tap)" : "");
+        tern_netdev_tap_stop(&tap->dev);
+    }
+    return res;
+}
+
+/* ------------------------------------------------------------ input */
+
+/* The stdin thread: read lines, hand each over, wake the loop. */
+static void *stdin_thread(void *arg)
+{
+    stdin_feed_t *feed = arg;
+    char buf[TERN_CONF_SHELL_LINE_MAX];
+    for (;;) {
+        bool eof = (fgets(buf, sizeof(buf), stdin) == NULL);
+        bool too_long = false;
+        if (!eof) {
+            size_t len = strlen(buf);
+            if (len == sizeof(buf) - 1 && buf[len - 1] != '\n') {
+                int c;
+                while ((c = getchar()) != '\n' && c != EOF) {
+                }
+                too_long = true;
+            }
+        }
+        (void)pthread_mutex_lock(&feed->mutex);
+        while (feed->ready) {
+            (void)pthread_cond_wait(&feed->cond, &feed->mutex);
+        }
+        if (eof) {
+            feed->eof = true;
+        } else {
+            memcpy(feed->line, buf, sizeof(buf));
+            feed->too_long = too_long;
+            feed->ready = true;
+        }
+        (void)pthread_mutex_unlock(&feed->mutex);
+        feed->sync->platform.wake(feed->sync->platform.ctx);
+        if (eof) {
+            return NULL;
+        }
+    }
+}
+
+/**
+ * Under the loop: run the stack until the stdin thread has a line (or input
+ * ended), sleeping in the loop's wait when there is nothing to do.
+ * @return 1 with the line in @p line (@p too_long set), 0 at end of input.
+ */
+static int loop_next_line(node_t *node, char *line, size_t size, bool *too_long)
+{
+    stdin_feed_t *feed = &node->feed;
+    tern_executor_t *ex = &node->loop.base;
+    for (;;) {
+        while (tern_loop_step(&node->loop) != 0) {
+        }
+        (void)pthread_mutex_lock(&feed->mutex);
+        if (feed->ready) {
+            memcpy(line, feed->line, size);
+            *too_long = feed->too_long;
+            feed->ready = false;
+            (void)pthread_cond_signal(&feed->cond);
+            (void)pthread_mutex_unlock(&feed->mutex);
+            return 1;
+        }
+        bool eof = feed->eof;
+        (void)pthread_mutex_unlock(&feed->mutex);
+        if (eof) {
+            return 0;
+        }
+        /* Sleep until a post (device, timer re-plan), a line (the stdin
+         * thread wakes the same wait) or the next timer. A wake between the
+         * check above and this wait is kept pending: nothing is lost. */
+        tern_lock_acquire(&ex->lock);
+        uint64_t next = tern_timerq_next(&ex->timers);
+        tern_lock_release(&ex->lock);
+        node->loop_sync.platform.wait(node->loop_sync.platform.ctx, next);
+    }
+}
+
+/** The threaded executor serves itself: just read. Same contract as loop_next_line. */
+static int blocking_next_line(char *line, size_t size, bool *too_long)
+{
+    if (fgets(line, (int)size, stdin) == NULL) {
+        return 0;
+    }
+    size_t len = strlen(line);
+    *too_long = false;
+    if (len == size - 1 && line[len - 1] != '\n') {
+        int c;
+        while ((c = getchar()) != '\n' && c != EOF) {
+        }
+        *too_long = true;
+    }
+    return 1;
 }
 
 static int start_executor(node_t *node, const char *kind)
@@ -81,13 +254,16 @@ int main(int argc, char **argv)
     static const struct option options[] = {
         { "loopback", no_argument, NULL, 'l' },  { "test", no_argument, NULL, 't' },
         { "executor", required_argument, NULL, 'e' }, { "name", required_argument, NULL, 'n' },
+        { "tap", required_argument, NULL, 'T' },  { "mac", required_argument, NULL, 'm' },
         { "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
     };
     bool want_lo = false, want_test = false;
+    uint8_t next_mac[6];
+    bool have_mac = false;
     const char *executor = "loop";
     const char *name = "tern";
     int opt;
-    while ((opt = getopt_long(argc, argv, "lte:n:h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "lte:n:T:m:h", options, NULL)) != -1) {
         switch (opt) {
         case 'l':
             want_lo = true;
@@ -100,6 +276,25 @@ int main(int argc, char **argv)
             break;
         case 'n':
             name = optarg;
+            break;
+        case 'T': {
+            if (node.tap_count == NODE_TAP_MAX) {
+                fprintf(stderr, "tern-node: at most %d --tap interfaces\n", NODE_TAP_MAX);
+                return 2;
+            }
+            node_tap_t *tap = &node.taps[node.tap_count++];
+            tap->ifname = optarg;
+            tap->has_mac = have_mac;
+            memcpy(tap->mac, next_mac, sizeof(next_mac));
+            have_mac = false;
+            break;
+        }
+        case 'm':
+            if (parse_mac(optarg, next_mac) < 0) {
+                fprintf(stderr, "tern-node: bad MAC '%s' (want a unicast aa:bb:cc:dd:ee:ff)\n", optarg);
+                return 2;
+            }
+            have_mac = true;
             break;
         case 'h':
             usage(stdout, argv[0]);
@@ -114,7 +309,11 @@ int main(int argc, char **argv)
         usage(stderr, argv[0]);
         return 2;
     }
-    if (!want_lo && !want_test) {
+    if (have_mac) {
+        fprintf(stderr, "tern-node: --mac applies to the next --tap: put it before --tap IFNAME\n");
+        return 2;
+    }
+    if (!want_lo && !want_test && node.tap_count == 0) {
         want_lo = true;
     }
     if (start_executor(&node, executor) < 0) {
@@ -134,14 +333,36 @@ int main(int argc, char **argv)
         res = tern_netif_add(&node.stack, &node.test, "test0", &node.test_dev.netdev,
                              &tern_netif_link_raw, TERN_NETTYPE_IPV6);
     }
+    unsigned taps_up = 0;
+    for (; res == 0 && taps_up < node.tap_count; taps_up++) {
+        res = add_tap(&node, &node.taps[taps_up]);
+    }
     if (res < 0) {
         fprintf(stderr, "tern-node: setting up the node failed: %s\n", strerror(-res));
+        for (unsigned i = 0; i < taps_up; i++) {
+            tern_netdev_tap_stop(&node.taps[i].dev);
+        }
         tern_executor_stop(node.exec);
         return 1;
     }
     tern_shell_init(&node.shell, &node.stack, write_stdout, NULL);
     tern_shell_add_core(&node.shell, &node.core_cmds);
     tern_shell_add_netif(&node.shell, &node.netif_cmds);
+    if (node_pcap_add(&node.shell, &node.pcap_cmds) < 0) {
+        fprintf(stderr, "tern-node: setting up the pcap command failed\n");
+        return 1;
+    }
+
+    bool use_loop = (node.exec == &node.loop.base);
+    if (use_loop) {
+        node.feed.sync = &node.loop_sync;
+        if (pthread_mutex_init(&node.feed.mutex, NULL) != 0 ||
+            pthread_cond_init(&node.feed.cond, NULL) != 0 ||
+            pthread_create(&node.feed.thread, NULL, stdin_thread, &node.feed) != 0) {
+            fprintf(stderr, "tern-node: cannot start the input thread\n");
+            return 1;
+        }
+    }
 
     bool interactive = isatty(STDIN_FILENO);
     if (interactive) {
@@ -154,14 +375,13 @@ int main(int argc, char **argv)
             fputs("> ", stdout);
         }
         fflush(stdout);
-        if (fgets(line, sizeof(line), stdin) == NULL) {
+        bool too_long = false;
+        int got = use_loop ? loop_next_line(&node, line, sizeof(line), &too_long)
+                           : blocking_next_line(line, sizeof(line), &too_long);
+        if (got == 0) {
             break;
         }
-        size_t len = strlen(line);
-        if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-            int c;
-            while ((c = getchar()) != '\n' && c != EOF) {
-            }
+        if (too_long) {
             fprintf(stdout, "shell: line too long (at most %d characters)\n",
                     TERN_CONF_SHELL_LINE_MAX - 2);
             continue;
@@ -171,6 +391,15 @@ int main(int argc, char **argv)
         tern_executor_run_until_idle(node.exec);
     }
     fflush(stdout);
+    if (use_loop) {
+        (void)pthread_join(node.feed.thread, NULL);
+    }
+    /* Captures end while the interfaces still answer; then no device posts. */
+    node_pcap_stop_all(&node.pcap_cmds);
+    for (unsigned i = 0; i < node.tap_count; i++) {
+        tern_netdev_tap_stop(&node.taps[i].dev);
+    }
+    tern_executor_run_until_idle(node.exec);
     tern_executor_stop(node.exec);
     if (tern_pktbuf_check(&node.stack.pktbuf) != 0) {
         fprintf(stderr, "tern-node: packet buffer inconsistent at exit\n");
