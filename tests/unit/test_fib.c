@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief Forwarding table: longest prefix match, metrics, lifetimes, limits.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tern/ipv6/fib.h"
+
+static tern_fib_t fib;
+
+static tern_ipv6_addr_t A(const char *text)
+{
+    tern_ipv6_addr_t a;
+    assert_int_equal(tern_ipv6_addr_from_str(&a, text, strlen(text)), 0);
+    return a;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    tern_fib_init(&fib);
+    return 0;
+}
+
+static void test_tern_fib_lookup__longest_prefix_wins(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t any = A("::"), r1 = A("fe80::1"), r2 = A("fe80::2");
+    tern_ipv6_addr_t p48 = A("2001:db8:1::"), p64 = A("2001:db8:1:2::");
+    assert_int_equal(tern_fib_add(&fib, &any, 0, &r1, 1, TERN_FIB_INFINITE, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_add(&fib, &p48, 48, &r2, 2, TERN_FIB_INFINITE, TERN_FIB_STATIC, 0), 0);
+    assert_int_equal(tern_fib_add(&fib, &p64, 64, NULL, 1, TERN_FIB_INFINITE, TERN_FIB_CONNECTED, 0), 0);
+
+    tern_ipv6_addr_t d = A("2001:db8:1:2::99");
+    const tern_fib_route_t *r = tern_fib_lookup(&fib, &d, 0);
+    assert_non_null(r);
+    assert_int_equal(r->len, 64);
+    assert_true(tern_ipv6_addr_is_unspecified(&r->next_hop)); /* on-link */
+    d = A("2001:db8:1:3::1");
+    r = tern_fib_lookup(&fib, &d, 0);
+    assert_int_equal(r->len, 48);
+    assert_true(tern_ipv6_addr_equal(&r->next_hop, &r2));
+    assert_int_equal(r->if_index, 2);
+    d = A("2001:db9::1");
+    r = tern_fib_lookup(&fib, &d, 0);
+    assert_int_equal(r->len, 0);
+    assert_true(tern_ipv6_addr_equal(&r->next_hop, &r1));
+}
+
+static void test_tern_fib_lookup__no_route(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t p = A("2001:db8::");
+    assert_int_equal(tern_fib_add(&fib, &p, 32, NULL, 1, TERN_FIB_INFINITE, TERN_FIB_STATIC, 0), 0);
+    tern_ipv6_addr_t d = A("2001:db9::1");
+    assert_null(tern_fib_lookup(&fib, &d, 0));
+}
+
+static void test_tern_fib_add__prefix_is_masked_and_updates(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t p = A("2001:db8:1:2:3:4:5:6");
+    assert_int_equal(tern_fib_add(&fib, &p, 64, NULL, 1, 100, TERN_FIB_RA, 0), 0);
+    tern_ipv6_addr_t expect = A("2001:db8:1:2::");
+    assert_true(tern_ipv6_addr_equal(&fib.routes[0].prefix, &expect));
+    /* Same route again: updated in place (RA refreshing a lifetime). */
+    assert_int_equal(tern_fib_add(&fib, &expect, 64, NULL, 1, 500, TERN_FIB_RA, 0), 0);
+    unsigned used = 0;
+    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+        used += fib.routes[i].used ? 1u : 0u;
+    }
+    assert_int_equal(used, 1);
+    assert_int_equal(fib.routes[0].expires_us, 500);
+}
+
+static void test_tern_fib_lookup__lower_metric_among_equals(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t any = A("::"), r1 = A("fe80::1"), r2 = A("fe80::2");
+    assert_int_equal(tern_fib_add(&fib, &any, 0, &r1, 1, TERN_FIB_INFINITE, TERN_FIB_RA, 5), 0);
+    assert_int_equal(tern_fib_add(&fib, &any, 0, &r2, 1, TERN_FIB_INFINITE, TERN_FIB_RA, 1), 0);
+    tern_ipv6_addr_t d = A("2001:db8::1");
+    assert_true(tern_ipv6_addr_equal(&tern_fib_lookup(&fib, &d, 0)->next_hop, &r2));
+}
+
+static void test_tern_fib_expire__lifetimes(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t p = A("2001:db8::"), q = A("2001:db9::");
+    assert_int_equal(tern_fib_add(&fib, &p, 32, NULL, 1, 1000, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_add(&fib, &q, 32, NULL, 1, 3000, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_next_deadline(&fib), 1000);
+    tern_ipv6_addr_t d = A("2001:db8::1");
+    assert_non_null(tern_fib_lookup(&fib, &d, 999));
+    assert_null(tern_fib_lookup(&fib, &d, 1000)); /* expired routes never match */
+    assert_int_equal(tern_fib_expire(&fib, 1000), 1);
+    assert_int_equal(tern_fib_next_deadline(&fib), 3000);
+    assert_int_equal(tern_fib_expire(&fib, 5000), 1);
+    assert_int_equal(tern_fib_next_deadline(&fib), TERN_FIB_INFINITE);
+}
+
+static void test_tern_fib_remove__and_flush(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t any = A("::"), r1 = A("fe80::1"), r2 = A("fe80::2"), p = A("2001:db8::");
+    assert_int_equal(tern_fib_add(&fib, &any, 0, &r1, 1, TERN_FIB_INFINITE, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_add(&fib, &any, 0, &r2, 1, TERN_FIB_INFINITE, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_add(&fib, &p, 32, NULL, 2, TERN_FIB_INFINITE, TERN_FIB_STATIC, 0), 0);
+    assert_int_equal(tern_fib_remove(&fib, &any, 0, 0, &r1), 1);
+    assert_int_equal(tern_fib_remove(&fib, &any, 0, 0, &r1), 0);
+    assert_int_equal(tern_fib_flush(&fib, 1, TERN_FIB_RA), 1);
+    assert_int_equal(tern_fib_flush(&fib, 2, TERN_FIB_RA), 0);
+    assert_int_equal(tern_fib_remove(&fib, &p, 32, 0, NULL), 1);
+}
+
+static void test_tern_fib_add__invalid_and_full(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t p = A("2001:db8::"), mc = A("ff02::1");
+    assert_int_equal(tern_fib_add(&fib, &p, 129, NULL, 1, TERN_FIB_INFINITE, TERN_FIB_STATIC, 0), -EINVAL);
+    assert_int_equal(tern_fib_add(&fib, &p, 32, NULL, 0, TERN_FIB_INFINITE, TERN_FIB_STATIC, 0), -EINVAL);
+    assert_int_equal(tern_fib_add(&fib, &p, 32, &mc, 1, TERN_FIB_INFINITE, TERN_FIB_STATIC, 0), -EINVAL);
+    for (unsigned i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+        tern_ipv6_addr_t q = p;
+        q.u8[4] = (uint8_t)i;
+        assert_int_equal(tern_fib_add(&fib, &q, 40, NULL, 1, TERN_FIB_INFINITE, TERN_FIB_STATIC, 0), 0);
+    }
+    tern_ipv6_addr_t extra = A("2001:dead::");
+    assert_int_equal(tern_fib_add(&fib, &extra, 32, NULL, 1, TERN_FIB_INFINITE, TERN_FIB_STATIC, 0), -ENOSPC);
+    assert_int_equal(fib.full, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_tern_fib_lookup__longest_prefix_wins, setup),
+        cmocka_unit_test_setup(test_tern_fib_lookup__no_route, setup),
+        cmocka_unit_test_setup(test_tern_fib_add__prefix_is_masked_and_updates, setup),
+        cmocka_unit_test_setup(test_tern_fib_lookup__lower_metric_among_equals, setup),
+        cmocka_unit_test_setup(test_tern_fib_expire__lifetimes, setup),
+        cmocka_unit_test_setup(test_tern_fib_remove__and_flush, setup),
+        cmocka_unit_test_setup(test_tern_fib_add__invalid_and_full, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
