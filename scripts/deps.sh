@@ -33,7 +33,7 @@ done
 
 node_pkgs=(cmake ninja-build gcc libc6-dev pkg-config)
 test_pkgs=("${node_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev gcc-arm-none-eabi libnewlib-arm-none-eabi
-           python3 python3-pytest valgrind tshark)
+           python3 python3-pytest valgrind tshark iproute2 iputils-ping)
 
 wanted=()
 for s in "${sets[@]}"; do
@@ -79,6 +79,8 @@ provided_otherwise() {
     python3) command -v python3 ;;
     python3-pytest) python3 -c 'import pytest' ;;
     valgrind) command -v valgrind ;;
+    iproute2) command -v ip ;;
+    iputils-ping) command -v ping ;;
     tshark) command -v tshark ;;
     libcmocka-dev) pkg-config --exists cmocka ;;
     libnewlib-arm-none-eabi)

@@ -146,6 +146,13 @@ _Static_assert(TERN_CONF_NC_QUEUE_LEN >= 1 && TERN_CONF_NC_QUEUE_LEN <= 16,
 _Static_assert(TERN_CONF_FIB_SIZE >= 1 && TERN_CONF_FIB_SIZE <= 1024,
                "TERN_CONF_FIB_SIZE out of range [1, 1024]");
 
+/** Interfaces the IPv6 module can run on. Cost: one address table and one neighbor cache each. */
+#ifndef TERN_CONF_IPV6_IFS
+#define TERN_CONF_IPV6_IFS 2
+#endif
+_Static_assert(TERN_CONF_IPV6_IFS >= 1 && TERN_CONF_IPV6_IFS <= 16,
+               "TERN_CONF_IPV6_IFS out of range [1, 16]");
+
 /**
  * IPv6 addresses per interface: a link-local, a few global ones from SLAAC
  * or by hand. Cost: about 48 B each.

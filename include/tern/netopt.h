@@ -47,6 +47,18 @@ typedef enum {
     TERN_NETOPT_MCAST_GROUPS,
     /** Capture hook of an interface (GET/SET). Value: tern_netif_capture_t (netif.h). */
     TERN_NETOPT_CAPTURE,
+    /** IPv6 addresses of an interface (GET on the IPv6 module; context: interface index).
+     *  Value: tern_ipv6_addr_list_t (ipv6/ipv6.h). */
+    TERN_NETOPT_IPV6_ADDRS,
+    /** Neighbor cache of an interface (GET on the IPv6 module; context: interface index).
+     *  Value: tern_ipv6_neighbor_list_t (ipv6/ipv6.h). */
+    TERN_NETOPT_IPV6_NEIGHBORS,
+    /** Add an IPv6 address (SET on the IPv6 module; context: interface index). Value:
+     *  tern_ipv6_addr_config_t (ipv6/ipv6.h). It starts tentative and runs DAD. */
+    TERN_NETOPT_IPV6_ADDR_ADD,
+    /** Remove an IPv6 address (SET on the IPv6 module; context: interface index). Value:
+     *  tern_ipv6_addr_config_t; the prefix length is ignored. */
+    TERN_NETOPT_IPV6_ADDR_DEL,
     /** Number of options; not an option. */
     TERN_NETOPT_NUMOF
 } tern_netopt_t;

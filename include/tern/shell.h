@@ -17,6 +17,8 @@
 
 #include "tern/stack.h"
 
+struct tern_netif;
+
 typedef struct tern_shell tern_shell_t;
 
 /** A command: return 0 on success or a negative errno (the shell reports it). */
@@ -28,7 +30,18 @@ typedef struct tern_shell_cmd {
     const char *name;            /**< the word that runs it */
     const char *help;            /**< one line: "ARGS - what it does" */
     tern_shell_fn_t fn;          /**< the command */
+    void *ctx;                   /**< the contributing module's state (tern_shell_t::current) */
 } tern_shell_cmd_t;
+
+/** A hook that adds lines to `ifconfig`'s output for each interface (e.g. IPv6 addresses). */
+typedef struct tern_shell_netif_hook {
+    struct tern_shell_netif_hook *next; /**< the shell's list */
+    void (*print)(tern_shell_t *sh, struct tern_netif *netif, void *ctx); /**< prints the lines */
+    /** `ifconfig IF WORD ...` for words ifconfig itself does not know (e.g. add, del):
+     *  the result, or -ENOTSUP if the word is not this hook's. May be NULL. */
+    int (*command)(tern_shell_t *sh, struct tern_netif *netif, int argc, char **argv, void *ctx);
+    void *ctx;                          /**< argument of both */
+} tern_shell_netif_hook_t;
 
 /** A shell bound to one stack. */
 struct tern_shell {
@@ -36,7 +49,12 @@ struct tern_shell {
     void (*write)(void *ctx, const char *text, size_t len); /**< output */
     void *write_ctx;                                      /**< argument of write */
     tern_shell_cmd_t *cmds;                               /**< command table */
+    const tern_shell_cmd_t *current;                      /**< command running now (for its ctx) */
+    tern_shell_netif_hook_t *netif_hooks;                 /**< ifconfig extensions */
 };
+
+/** Add an ifconfig hook (kept by reference; printed in the order added). */
+void tern_shell_add_netif_hook(tern_shell_t *sh, tern_shell_netif_hook_t *hook);
 
 /** Set up @p sh for @p stack, writing through @p write. */
 void tern_shell_init(tern_shell_t *sh, tern_stack_t *stack,
@@ -72,6 +90,17 @@ typedef struct {
 
 /** Add ifconfig and txtsnd. */
 void tern_shell_add_netif(tern_shell_t *sh, tern_shell_netif_cmds_t *storage);
+
+struct tern_ipv6;
+
+/** Storage of the IPv6 shell parts: addresses in ifconfig, the `nib` command. */
+typedef struct {
+    tern_shell_netif_hook_t hook; /**< ifconfig lines */
+    tern_shell_cmd_t nib;         /**< `nib neigh` */
+} tern_shell_ipv6_t;
+
+/** Show @p ip's addresses in ifconfig and add `nib`. */
+void tern_shell_add_ipv6(tern_shell_t *sh, tern_shell_ipv6_t *storage, struct tern_ipv6 *ip);
 
 /** Text for a negative errno ("no buffer space" ...), or "error" when unknown. */
 const char *tern_strerror(int err);

@@ -114,7 +114,7 @@ static void test_tern_shell_run__empty_comment_quotes_and_limits(void **state)
 static void test_tern_shell_add__duplicate_refused(void **state)
 {
     (void)state;
-    static tern_shell_cmd_t dup = { NULL, "help", "", NULL };
+    static tern_shell_cmd_t dup = { NULL, "help", "", NULL, NULL };
     assert_int_equal(tern_shell_add(&shell, &dup), -EINVAL); /* no function */
     dup.fn = core_cmds.cmds[0].fn;
     assert_int_equal(tern_shell_add(&shell, &dup), -EEXIST);

@@ -20,9 +20,6 @@
 /** LINKTYPE_IPV6: raw IPv6 packets (loopback and test interfaces). */
 #define LINKTYPE_IPV6 229u
 
-/* The command table entry has no context pointer: the one node's storage. */
-static node_pcap_cmds_t *pcap_storage;
-
 static uint32_t linktype_of(tern_netif_t *netif)
 {
     uint16_t type = TERN_NETDEV_TYPE_UNKNOWN;
@@ -39,17 +36,19 @@ static uint32_t linktype_of(tern_netif_t *netif)
     }
 }
 
-static tern_pcap_t *writer_of(tern_netif_t *netif)
+/* The writer of @p netif, in the storage the running command carries. */
+static tern_pcap_t *writer_of(tern_shell_t *sh, tern_netif_t *netif)
 {
+    node_pcap_cmds_t *storage = sh->current->ctx;
     if (netif->index == 0 || netif->index > NODE_PCAP_MAX) {
         return NULL;
     }
-    return &pcap_storage->writers[netif->index - 1u];
+    return &storage->writers[netif->index - 1u];
 }
 
 static int stop_one(tern_shell_t *sh, tern_netif_t *netif)
 {
-    tern_pcap_t *pc = writer_of(netif);
+    tern_pcap_t *pc = writer_of(sh, netif);
     if (pc == NULL || pc->netif == NULL) {
         tern_shell_printf(sh, "pcap: %s is not being captured\n", netif->name);
         return -ENOENT;
@@ -65,7 +64,7 @@ static int cmd_pcap(tern_shell_t *sh, int argc, char **argv)
     if (argc == 1) {
         bool any = false;
         for (tern_netif_t *n = sh->stack->netifs; n != NULL; n = n->next) {
-            tern_pcap_t *pc = writer_of(n);
+            tern_pcap_t *pc = writer_of(sh, n);
             if (pc != NULL && pc->netif != NULL) {
                 tern_shell_printf(sh, "pcap: %s: %lu frames (link type %lu)\n", n->name,
                                   (unsigned long)tern_pcap_frames(pc), (unsigned long)pc->linktype);
@@ -87,7 +86,7 @@ static int cmd_pcap(tern_shell_t *sh, int argc, char **argv)
             return stop_one(sh, netif);
         }
         for (tern_netif_t *n = sh->stack->netifs; n != NULL; n = n->next) {
-            tern_pcap_t *pc = writer_of(n);
+            tern_pcap_t *pc = writer_of(sh, n);
             if (pc != NULL && pc->netif != NULL) {
                 (void)stop_one(sh, n);
             }
@@ -103,7 +102,7 @@ static int cmd_pcap(tern_shell_t *sh, int argc, char **argv)
         tern_shell_printf(sh, "no interface '%s'\n", argv[1]);
         return -ENODEV;
     }
-    tern_pcap_t *pc = writer_of(netif);
+    tern_pcap_t *pc = writer_of(sh, netif);
     if (pc == NULL) {
         tern_shell_printf(sh, "pcap: only the first %d interfaces can be captured\n", NODE_PCAP_MAX);
         return -ENOSPC;
@@ -132,9 +131,8 @@ int node_pcap_add(tern_shell_t *sh, node_pcap_cmds_t *storage)
             return res;
         }
     }
-    pcap_storage = storage;
     storage->cmd = (tern_shell_cmd_t){ NULL, "pcap", "[IF FILE | stop [IF]] - capture frames to a pcap file",
-                                       cmd_pcap };
+                                       cmd_pcap, storage };
     return tern_shell_add(sh, &storage->cmd);
 }
 

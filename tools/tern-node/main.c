@@ -28,6 +28,7 @@
 #include "tern/link/ethernet.h"
 #include "tern/netdev/loopback.h"
 #include "tern/netdev/test.h"
+#include "tern/ipv6/ipv6.h"
 #include "tern/netif.h"
 #include "tern/port/posix.h"
 #include "tern/port/tap.h"
@@ -66,6 +67,8 @@ typedef struct {
     tern_threaded_t threaded;
     tern_executor_t *exec;
     tern_stack_t stack;
+    tern_ipv6_t ipv6;
+    tern_shell_ipv6_t ipv6_cmds;
     tern_netdev_loopback_t lo_dev;
     tern_netif_t lo;
     tern_netdev_test_t test_dev;
@@ -320,6 +323,9 @@ int main(int argc, char **argv)
         return 1;
     }
     int res = tern_stack_init(&node.stack, name, node.exec);
+    if (res == 0) {
+        res = tern_ipv6_init(&node.ipv6, &node.stack);
+    }
     if (res == 0 && want_lo) {
         tern_netdev_loopback_init(&node.lo_dev);
         res = tern_netif_add(&node.stack, &node.lo, "lo", &node.lo_dev.netdev, &tern_netif_link_raw,
@@ -345,9 +351,14 @@ int main(int argc, char **argv)
         tern_executor_stop(node.exec);
         return 1;
     }
+    /* IPv6 on every interface: link-local address, groups, DAD. */
+    for (tern_netif_t *n = node.stack.netifs; n != NULL; n = n->next) {
+        (void)tern_ipv6_netif_enable(&node.ipv6, n);
+    }
     tern_shell_init(&node.shell, &node.stack, write_stdout, NULL);
     tern_shell_add_core(&node.shell, &node.core_cmds);
     tern_shell_add_netif(&node.shell, &node.netif_cmds);
+    tern_shell_add_ipv6(&node.shell, &node.ipv6_cmds, &node.ipv6);
     if (node_pcap_add(&node.shell, &node.pcap_cmds) < 0) {
         fprintf(stderr, "tern-node: setting up the pcap command failed\n");
         return 1;

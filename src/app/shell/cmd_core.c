@@ -154,7 +154,7 @@ void tern_shell_add_core(tern_shell_t *sh, tern_shell_core_cmds_t *storage)
         { "trace", "[clear|on|off] - netapi hops, oldest first", cmd_trace },
     };
     for (unsigned i = 0; i < 4; i++) {
-        storage->cmds[i] = (tern_shell_cmd_t){ NULL, table[i].name, table[i].help, table[i].fn };
+        storage->cmds[i] = (tern_shell_cmd_t){ NULL, table[i].name, table[i].help, table[i].fn, NULL };
         (void)tern_shell_add(sh, &storage->cmds[i]);
     }
 }

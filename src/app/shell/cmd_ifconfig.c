@@ -110,6 +110,9 @@ static void print_netif(tern_shell_t *sh, tern_netif_t *netif)
                       netif->link->name, device_type_name(devtype), (unsigned)mtu,
                       state ? "up" : "down", tern_nettype_name((tern_nettype_t)proto));
     tern_shell_printf(sh, "          L2 address: %s\n", addr_text);
+    for (tern_shell_netif_hook_t *h = sh->netif_hooks; h != NULL; h = h->next) {
+        h->print(sh, netif, h->ctx);
+    }
     tern_shell_printf(sh, "          RX packets %lu  bytes %lu  nomem %lu  errors %lu\n",
                       (unsigned long)c[TERN_NETIF_RX_PACKETS], (unsigned long)c[TERN_NETIF_RX_BYTES],
                       (unsigned long)c[TERN_NETIF_RX_NOMEM], (unsigned long)c[TERN_NETIF_RX_ERRORS]);
@@ -152,7 +155,13 @@ static int cmd_ifconfig(tern_shell_t *sh, int argc, char **argv)
         int res = tern_netapi_set(&netif->module, TERN_NETOPT_STATE, 0, &state, sizeof(state));
         return (res < 0) ? res : 0;
     }
-    tern_shell_printf(sh, "usage: ifconfig [IF [up|down]]\n");
+    for (tern_shell_netif_hook_t *h = sh->netif_hooks; h != NULL; h = h->next) {
+        int res = (h->command != NULL) ? h->command(sh, netif, argc, argv, h->ctx) : -ENOTSUP;
+        if (res != -ENOTSUP) {
+            return res;
+        }
+    }
+    tern_shell_printf(sh, "usage: ifconfig [IF [up|down|add ADDR/LEN|del ADDR]]\n");
     return -EINVAL;
 }
 
@@ -202,11 +211,11 @@ static int cmd_txtsnd(tern_shell_t *sh, int argc, char **argv)
 
 void tern_shell_add_netif(tern_shell_t *sh, tern_shell_netif_cmds_t *storage)
 {
-    storage->cmds[0] = (tern_shell_cmd_t){ NULL, "ifconfig", "[IF [up|down]] - show interfaces",
-                                           cmd_ifconfig };
+    storage->cmds[0] = (tern_shell_cmd_t){ NULL, "ifconfig", "[IF [up|down|add ADDR/LEN|del ADDR]] - show, configure interfaces",
+                                           cmd_ifconfig, NULL };
     storage->cmds[1] = (tern_shell_cmd_t){ NULL, "txtsnd",
                                            "IF [ADDR|bcast] DATA - send a raw link frame",
-                                           cmd_txtsnd };
+                                           cmd_txtsnd, NULL };
     (void)tern_shell_add(sh, &storage->cmds[0]);
     (void)tern_shell_add(sh, &storage->cmds[1]);
 }

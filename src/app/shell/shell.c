@@ -17,6 +17,18 @@ void tern_shell_init(tern_shell_t *sh, tern_stack_t *stack,
     sh->write = write;
     sh->write_ctx = write_ctx;
     sh->cmds = NULL;
+    sh->current = NULL;
+    sh->netif_hooks = NULL;
+}
+
+void tern_shell_add_netif_hook(tern_shell_t *sh, tern_shell_netif_hook_t *hook)
+{
+    tern_shell_netif_hook_t **link = &sh->netif_hooks;
+    while (*link != NULL) {
+        link = &(*link)->next;
+    }
+    hook->next = NULL;
+    *link = hook;
 }
 
 int tern_shell_add(tern_shell_t *sh, tern_shell_cmd_t *cmd)
@@ -112,7 +124,9 @@ int tern_shell_run(tern_shell_t *sh, char *line)
     }
     for (tern_shell_cmd_t *c = sh->cmds; c != NULL; c = c->next) {
         if (strcmp(c->name, argv[0]) == 0) {
+            sh->current = c;
             int res = c->fn(sh, argc, argv);
+            sh->current = NULL;
             if (res < 0) {
                 tern_shell_printf(sh, "%s: %s\n", argv[0], tern_strerror(res));
             }

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The IPv6 module: receive and send (RFC 8200), ICMPv6 echo (RFC 4443),
+ *        Neighbor Discovery for address resolution and unreachability
+ *        detection (RFC 4861 §7), and link-local addresses with DAD (RFC 4862).
+ *
+ * Read first: RFC 8200 §3-§4, RFC 4861 §7, RFC 4862 §5.3-§5.4.
+ *
+ * One module per stack, registered in netreg for (IPV6, ALL): interfaces
+ * hand it received packets, upper layers send through it. Each interface that
+ * runs IPv6 is enabled with tern_ipv6_netif_enable(); it then gets a link-local
+ * address from its link address (modified EUI-64), joins the all-nodes and
+ * solicited-node groups, and runs DAD. The neighbor cache, the address table
+ * and the forwarding table are the state machines of nc.h, addrs.h and fib.h;
+ * this module owns them and gives them one timer.
+ *
+ * Not yet here (see the project's IPv6 issue): router and host RA/RS
+ * processing and SLAAC from RAs, MLDv2 reports, fragmentation and reassembly,
+ * forwarding, ICMPv6 error generation, Redirect; packets that would need them
+ * are dropped and counted.
+ */
+#ifndef TERN_IPV6_IPV6_H
+#define TERN_IPV6_IPV6_H
+
+#include <stdint.h>
+
+#include "tern/config.h"
+#include "tern/ipv6/addrs.h"
+#include "tern/ipv6/fib.h"
+#include "tern/ipv6/nc.h"
+#include "tern/netif.h"
+#include "tern/netreg.h"
+#include "tern/stack.h"
+#include "tern/timer.h"
+
+/** Counters of the IPv6 module, indices into tern_ipv6_t::counters. */
+enum {
+    TERN_IPV6_RX_PACKETS = 0,   /**< packets received from interfaces */
+    TERN_IPV6_RX_DELIVERED,     /**< handed to ICMPv6 or an upper layer */
+    TERN_IPV6_RX_HDR_ERRORS,    /**< bad version, truncated, multicast source */
+    TERN_IPV6_RX_NOT_FOR_US,    /**< destination not ours (no forwarding yet) */
+    TERN_IPV6_RX_NO_IF,         /**< arrived on an interface without IPv6 */
+    TERN_IPV6_RX_EXT_DROPPED,   /**< extension header asked for a discard, or unsupported (fragments) */
+    TERN_IPV6_RX_NOMEM,         /**< no packet buffer for header handling */
+    TERN_IPV6_ICMP_BAD_CHECKSUM, /**< ICMPv6 messages with a wrong checksum */
+    TERN_IPV6_ICMP_ECHO_IN,     /**< echo requests answered */
+    TERN_IPV6_ICMP_UNHANDLED,   /**< ICMPv6 types not handled yet (RA, MLD, errors...) */
+    TERN_IPV6_NDP_INVALID,      /**< ND messages failing RFC 4861 validity checks */
+    TERN_IPV6_TX_PACKETS,       /**< packets sent */
+    TERN_IPV6_TX_NO_ROUTE,      /**< no route or no usable source address */
+    TERN_IPV6_TX_NOMEM,         /**< no packet buffer to build a packet */
+    TERN_IPV6_DAD_DUPLICATES,   /**< addresses found duplicate */
+    TERN_IPV6_STAT_NUMOF
+};
+
+/** IPv6 state of one interface. */
+typedef struct {
+    tern_netif_t *netif;      /**< NULL: slot unused */
+    struct tern_ipv6 *ip;     /**< owner (for the state machines' callbacks) */
+    tern_ipv6_addrs_t addrs;  /**< its addresses */
+    tern_nc_t nc;             /**< its neighbor cache */
+    uint8_t cur_hop_limit;    /**< CurHopLimit (RFC 4861 §6.3.2) */
+} tern_ipv6_if_t;
+
+/** The IPv6 module of one stack. Allocate statically; set up with tern_ipv6_init(). */
+typedef struct tern_ipv6 {
+    tern_module_t module;                         /**< the module */
+    tern_msg_t queue[TERN_CONF_MODULE_QUEUE_LEN]; /**< its queue storage */
+    tern_netreg_entry_t entry;                    /**< (IPV6, ALL) registration */
+    tern_ipv6_if_t ifs[TERN_CONF_IPV6_IFS];       /**< per-interface state */
+    tern_fib_t fib;                               /**< forwarding table */
+    tern_timer_t timer;                           /**< one timer for every state machine */
+    uint64_t timer_at;                            /**< when it is armed for; UINT64_MAX: not */
+    uint32_t rng;                                 /**< xorshift state for protocol randomness */
+    uint32_t counters[TERN_IPV6_STAT_NUMOF];      /**< see TERN_IPV6_... */
+    tern_stats_group_t stats;                     /**< counters, for `stats ipv6` */
+} tern_ipv6_t;
+
+/**
+ * Set up the module and add it to @p stack (registered for IPv6 packets).
+ * @return 0 or the negative errno of module setup.
+ */
+int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack);
+
+/**
+ * Run IPv6 on @p netif: link-local address from its link address, groups,
+ * DAD. Done on the module's own turn (safe from any thread): this posts a
+ * message and returns.
+ * @return 0; -EINVAL; -ENOBUFS if the module's queue is full.
+ */
+int tern_ipv6_netif_enable(tern_ipv6_t *ip, tern_netif_t *netif);
+
+/** Value of TERN_NETOPT_IPV6_ADDRS (GET on the IPv6 module, context = interface index). */
+typedef struct {
+    tern_ipv6_if_addr_t addrs[TERN_CONF_IPV6_ADDRS]; /**< slots (unused ones have used == false) */
+} tern_ipv6_addr_list_t;
+
+/** Value of TERN_NETOPT_IPV6_ADDR_ADD / _DEL. */
+typedef struct {
+    tern_ipv6_addr_t addr; /**< the address */
+    uint8_t prefix_len;    /**< its on-link prefix length (ADD) */
+} tern_ipv6_addr_config_t;
+
+/** Value of TERN_NETOPT_IPV6_NEIGHBORS (GET on the IPv6 module, context = interface index). */
+typedef struct {
+    tern_nc_entry_t entries[TERN_CONF_NC_SIZE]; /**< slots (FREE ones unused); queue pointers are not to be used */
+} tern_ipv6_neighbor_list_t;
+
+#endif /* TERN_IPV6_IPV6_H */

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief ICMPv6 in the IPv6 module: echo (RFC 4443 §4), and Neighbor
+ *        Solicitation / Advertisement (RFC 4861 §7.1, §7.2) feeding the
+ *        neighbor cache and DAD (RFC 4862 §5.4).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ipv6_internal.h"
+#include "tern/wire/icmpv6.h"
+#include "tern/wire/ndp.h"
+
+/** Room for one link-layer address option (EUI-64 + padding: 16 bytes). */
+#define LLADDR_OPT_MAX 16u
+
+/* The link address carried by option @p type of @p options, cut to the
+ * interface's address length. @return its length, 0 when absent. */
+static size_t find_lladdr(const tern_ipv6_if_t *ipif, const uint8_t *options, size_t len, uint8_t type,
+                          const uint8_t **addr)
+{
+    tern_ndp_opt_t opt;
+    tern_ndp_opt_lladdr_t ll;
+    size_t want = ipif->netif->l2addr_len;
+    if (want == 0 || tern_ndp_opt_find(options, len, type, &opt) != 1 ||
+        tern_ndp_opt_lladdr_parse(&ll, &opt) < 0 || ll.addr_len < want) {
+        return 0;
+    }
+    *addr = ll.addr;
+    return want;
+}
+
+/* Our link-layer address option of @p type into @p buf. @return its length (0: none). */
+static size_t own_lladdr_option(const tern_ipv6_if_t *ipif, uint8_t type, uint8_t *buf)
+{
+    const tern_netif_t *netif = ipif->netif;
+    if (netif->l2addr_len == 0) {
+        return 0;
+    }
+    tern_ndp_opt_lladdr_t ll = { .type = type, .addr = netif->l2addr, .addr_len = netif->l2addr_len };
+    int n = tern_ndp_opt_lladdr_emit(&ll, buf, LLADDR_OPT_MAX);
+    return (n > 0) ? (size_t)n : 0u;
+}
+
+/* ------------------------------------------------------------ echo */
+
+static void echo_request(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
+                         tern_pkt_t *msg)
+{
+    tern_icmpv6_echo_repr_t echo;
+    if (tern_icmpv6_echo_parse(&echo, msg->data, msg->size) < 0) {
+        ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
+        tern_pktbuf_release(ipv6_pktbuf(ip), msg);
+        return;
+    }
+    ipv6_count(ip, TERN_IPV6_ICMP_ECHO_IN);
+    /* RFC 4443 §4.2: the reply carries the request's identifier, sequence and
+     * data; built in place. To a multicast request we answer from a unicast
+     * address of ours (source selection), else from the address asked. */
+    uint8_t *b = msg->data;
+    b[0] = TERN_ICMPV6_ECHO_REPLY;
+    b[1] = 0;
+    const tern_ipv6_addr_t *src = tern_ipv6_addr_is_multicast(&hdr->dst) ? NULL : &hdr->dst;
+    (void)ipv6_output(ip, ipif, src, &hdr->src, TERN_ICMPV6_NEXT_HEADER, ipif->cur_hop_limit, msg);
+}
+
+/* ------------------------------------------------------------ neighbor discovery */
+
+/* Send an NA for @p target to @p dst with @p flags (RFC 4861 §7.2.4). */
+static void send_na(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *target,
+                    const tern_ipv6_addr_t *dst, uint8_t flags)
+{
+    uint8_t opt[LLADDR_OPT_MAX];
+    size_t opt_len = own_lladdr_option(ipif, TERN_NDP_OPT_TLLA, opt);
+    tern_ndp_na_repr_t na = { .flags = flags, .target = *target, .options = opt, .options_len = opt_len };
+    size_t len = tern_ndp_na_len(&na);
+    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, len, TERN_NETTYPE_ICMPV6);
+    if (msg == NULL) {
+        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+        return;
+    }
+    (void)tern_ndp_na_emit(&na, msg->data, msg->size);
+    (void)ipv6_output(ip, ipif, target, dst, TERN_ICMPV6_NEXT_HEADER, TERN_IPV6_ND_HOP_LIMIT, msg);
+}
+
+static void ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
+                       const uint8_t *b, size_t len)
+{
+    tern_ndp_ns_repr_t ns;
+    if (tern_ndp_check_ip(b, len, &hdr->src, &hdr->dst, hdr->hop_limit) < 0 ||
+        tern_ndp_ns_parse(&ns, b, len) < 0) {
+        ipv6_count(ip, TERN_IPV6_NDP_INVALID);
+        return;
+    }
+    tern_ipv6_if_addr_t *a = tern_ipv6_addrs_find(&ipif->addrs, &ns.target);
+    if (a == NULL || a->state == TERN_IPV6_ADDR_DUPLICATE) {
+        return; /* §7.2.3: not one of our addresses: silently discard */
+    }
+    if (a->state == TERN_IPV6_ADDR_TENTATIVE) {
+        /* RFC 4862 §5.4.3: never answered; from :: it makes ours a duplicate. */
+        (void)tern_ipv6_addrs_ns_received(&ipif->addrs, &ns.target, &hdr->src);
+        return;
+    }
+    if (tern_ipv6_addr_is_unspecified(&hdr->src)) {
+        /* §7.2.4: DAD for an address of ours: tell all nodes, unsolicited. */
+        const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
+        send_na(ip, ipif, &ns.target, &all_nodes, TERN_NDP_NA_FLAG_OVERRIDE);
+        return;
+    }
+    const uint8_t *slla = NULL;
+    size_t slla_len = find_lladdr(ipif, ns.options, ns.options_len, TERN_NDP_OPT_SLLA, &slla);
+    if (slla_len > 0) {
+        (void)tern_nc_lladdr_seen(&ipif->nc, &hdr->src, slla, slla_len, false, ipv6_now(ip));
+    }
+    /* §7.2.4: solicited, override (we are not an anycast responder), not a router. */
+    send_na(ip, ipif, &ns.target, &hdr->src, TERN_NDP_NA_FLAG_SOLICITED | TERN_NDP_NA_FLAG_OVERRIDE);
+}
+
+static void na_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
+                       const uint8_t *b, size_t len)
+{
+    tern_ndp_na_repr_t na;
+    if (tern_ndp_check_ip(b, len, &hdr->src, &hdr->dst, hdr->hop_limit) < 0 ||
+        tern_ndp_na_parse(&na, b, len) < 0) {
+        ipv6_count(ip, TERN_IPV6_NDP_INVALID);
+        return;
+    }
+    /* RFC 4862 §5.4.4: an NA for a tentative address of ours: duplicate. */
+    if (tern_ipv6_addrs_na_received(&ipif->addrs, &na.target)) {
+        return;
+    }
+    const uint8_t *tlla = NULL;
+    size_t tlla_len = find_lladdr(ipif, na.options, na.options_len, TERN_NDP_OPT_TLLA, &tlla);
+    tern_nc_na_flags_t flags = {
+        .router = (na.flags & TERN_NDP_NA_FLAG_ROUTER) != 0,
+        .solicited = (na.flags & TERN_NDP_NA_FLAG_SOLICITED) != 0,
+        .override = (na.flags & TERN_NDP_NA_FLAG_OVERRIDE) != 0,
+    };
+    (void)tern_nc_na_received(&ipif->nc, &na.target, tlla, tlla_len, flags, ipv6_now(ip));
+}
+
+/* Send an NS for @p target to @p dst from @p src (NULL: source selection; the
+ * unspecified address for DAD, then without a source link-layer option). */
+static void send_ns(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *target, const tern_ipv6_addr_t *dst,
+                    const tern_ipv6_addr_t *src)
+{
+    tern_ipv6_t *ip = ipif->ip;
+    uint8_t opt[LLADDR_OPT_MAX];
+    /* §7.1.1 / RFC 4862 §5.4.2: no SLLA option from the unspecified address. */
+    size_t opt_len = (src != NULL && tern_ipv6_addr_is_unspecified(src))
+                         ? 0u
+                         : own_lladdr_option(ipif, TERN_NDP_OPT_SLLA, opt);
+    tern_ndp_ns_repr_t ns = { .target = *target, .options = opt, .options_len = opt_len };
+    size_t len = tern_ndp_ns_len(&ns);
+    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, len, TERN_NETTYPE_ICMPV6);
+    if (msg == NULL) {
+        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+        return;
+    }
+    (void)tern_ndp_ns_emit(&ns, msg->data, msg->size);
+    (void)ipv6_output(ip, ipif, src, dst, TERN_ICMPV6_NEXT_HEADER, TERN_IPV6_ND_HOP_LIMIT, msg);
+}
+
+/*
+ * §7.2.2: "If the source address of the packet prompting the solicitation is
+ * the same as one of the addresses assigned to the outgoing interface, that
+ * address SHOULD be placed in the IP Source Address of the outgoing
+ * solicitation." The prompting packet is the oldest queued one:
+ * [NETIF, IPV6, ...]. @return true with *@p out set when that applies.
+ */
+static bool prompting_source(tern_ipv6_if_t *ipif, const tern_nc_entry_t *e, tern_ipv6_addr_t *out)
+{
+    if (e->queued == 0) {
+        return false;
+    }
+    const tern_pkt_t *hdr = e->queue[0]->next;
+    tern_ipv6_repr_t repr;
+    if (hdr == NULL || hdr->type != TERN_NETTYPE_IPV6 || tern_ipv6_parse(&repr, hdr->data, hdr->size) < 0) {
+        return false;
+    }
+    const tern_ipv6_if_addr_t *a = tern_ipv6_addrs_find(&ipif->addrs, &repr.src);
+    if (a == NULL || (a->state != TERN_IPV6_ADDR_PREFERRED && a->state != TERN_IPV6_ADDR_DEPRECATED)) {
+        return false;
+    }
+    *out = repr.src;
+    return true;
+}
+
+void ipv6_ndp_send_ns(void *ctx, const tern_nc_entry_t *e, bool unicast)
+{
+    tern_ipv6_if_t *ipif = ctx;
+    tern_ipv6_addr_t dst = e->addr;
+    if (!unicast) {
+        tern_ipv6_addr_solicited_node(&dst, &e->addr); /* §7.2.2 */
+    }
+    tern_ipv6_addr_t src;
+    send_ns(ipif, &e->addr, &dst, prompting_source(ipif, e, &src) ? &src : NULL);
+}
+
+void ipv6_ndp_send_dad_ns(void *ctx, const tern_ipv6_addr_t *target)
+{
+    tern_ipv6_if_t *ipif = ctx;
+    const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
+    tern_ipv6_addr_t dst;
+    tern_ipv6_addr_solicited_node(&dst, target);
+    send_ns(ipif, target, &dst, &unspecified);
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
+                         tern_pkt_t *msg)
+{
+    tern_pktbuf_t *pb = ipv6_pktbuf(ip);
+    const tern_checksum_span_t span = { .data = msg->data, .len = msg->size };
+    if (msg->size < TERN_ICMPV6_HDR_LEN || !tern_icmpv6_checksum_verify(&hdr->src, &hdr->dst, &span, 1)) {
+        ipv6_count(ip, TERN_IPV6_ICMP_BAD_CHECKSUM);
+        tern_pktbuf_release(pb, msg);
+        return;
+    }
+    const uint8_t *b = msg->data;
+    switch (b[0]) {
+    case TERN_ICMPV6_ECHO_REQUEST:
+        echo_request(ip, ipif, hdr, msg);
+        return; /* the message became the reply */
+    case TERN_ICMPV6_NEIGHBOR_SOLICIT:
+        ns_receive(ip, ipif, hdr, b, msg->size);
+        break;
+    case TERN_ICMPV6_NEIGHBOR_ADVERT:
+        na_receive(ip, ipif, hdr, b, msg->size);
+        break;
+    default:
+        /* RS/RA, MLD, Redirect, error messages: not handled yet. */
+        ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
+        break;
+    }
+    tern_pktbuf_release(pb, msg);
+}

@@ -1,0 +1,661 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The IPv6 module: receive path (RFC 8200 §4), send path with next-hop
+ *        determination and address resolution (RFC 4861 §5.2, §7.2), the
+ *        interfaces' link-local addresses (RFC 4862 §5.3), one timer.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ipv6_internal.h"
+#include "tern/netapi.h"
+#include "tern/wire/checksum.h"
+#include "tern/wire/ethernet.h"
+#include "tern/wire/icmpv6.h"
+
+/** Module messages beyond netapi's. */
+#define MSG_ENABLE (TERN_MSG_USER + 1)
+
+/** The IPv6 module is less urgent than interfaces, more than applications. */
+#define IPV6_PRIORITY 4u
+
+/** RFC 4861 §10: BaseReachableTime 30 s, RetransTimer 1 s; RFC 4862 §5.4.2 /
+ *  RFC 4861 §10: MAX_RTR_SOLICITATION_DELAY 1 s (first DAD probe delay). */
+#define BASE_REACHABLE_TIME_US 30000000u
+#define RETRANS_TIMER_US 1000000u
+#define MAX_DAD_DELAY_US 1000000u
+
+static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
+    [TERN_IPV6_RX_PACKETS] = "rx_packets",
+    [TERN_IPV6_RX_DELIVERED] = "rx_delivered",
+    [TERN_IPV6_RX_HDR_ERRORS] = "rx_hdr_errors",
+    [TERN_IPV6_RX_NOT_FOR_US] = "rx_not_for_us",
+    [TERN_IPV6_RX_NO_IF] = "rx_no_if",
+    [TERN_IPV6_RX_EXT_DROPPED] = "rx_ext_dropped",
+    [TERN_IPV6_RX_NOMEM] = "rx_nomem",
+    [TERN_IPV6_ICMP_BAD_CHECKSUM] = "icmp_bad_checksum",
+    [TERN_IPV6_ICMP_ECHO_IN] = "icmp_echo_in",
+    [TERN_IPV6_ICMP_UNHANDLED] = "icmp_unhandled",
+    [TERN_IPV6_NDP_INVALID] = "ndp_invalid",
+    [TERN_IPV6_TX_PACKETS] = "tx_packets",
+    [TERN_IPV6_TX_NO_ROUTE] = "tx_no_route",
+    [TERN_IPV6_TX_NOMEM] = "tx_nomem",
+    [TERN_IPV6_DAD_DUPLICATES] = "dad_duplicates",
+};
+
+uint64_t ipv6_now(const tern_ipv6_t *ip)
+{
+    return tern_executor_now(ip->module.exec);
+}
+
+tern_pktbuf_t *ipv6_pktbuf(tern_ipv6_t *ip)
+{
+    return &ip->module.stack->pktbuf;
+}
+
+/* xorshift32: protocol randomness (RFC 4861 §6.3.2, RFC 4862 §5.4.2); not cryptographic. */
+static uint32_t ipv6_random(tern_ipv6_t *ip)
+{
+    uint32_t x = ip->rng;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    ip->rng = x;
+    return x;
+}
+
+static tern_ipv6_if_t *find_if(tern_ipv6_t *ip, uint16_t if_index)
+{
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        if (ip->ifs[i].netif != NULL && ip->ifs[i].netif->index == if_index) {
+            return &ip->ifs[i];
+        }
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------ timer */
+
+static void reschedule(tern_ipv6_t *ip)
+{
+    uint64_t next = tern_fib_next_deadline(&ip->fib);
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        tern_ipv6_if_t *ipif = &ip->ifs[i];
+        if (ipif->netif == NULL) {
+            continue;
+        }
+        uint64_t n = tern_nc_next_deadline(&ipif->nc);
+        uint64_t a = tern_ipv6_addrs_next_deadline(&ipif->addrs);
+        next = (n < next) ? n : next;
+        next = (a < next) ? a : next;
+    }
+    if (next == ip->timer_at) {
+        return;
+    }
+    ip->timer_at = next;
+    if (next == UINT64_MAX) {
+        tern_timer_cancel(&ip->timer);
+    } else {
+        (void)tern_timer_set_absolute(&ip->timer, next);
+    }
+}
+
+static void tick(tern_ipv6_t *ip)
+{
+    uint64_t now = ipv6_now(ip);
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        tern_ipv6_if_t *ipif = &ip->ifs[i];
+        if (ipif->netif != NULL) {
+            tern_ipv6_addrs_tick(&ipif->addrs, now);
+            tern_nc_tick(&ipif->nc, now);
+        }
+    }
+    (void)tern_fib_expire(&ip->fib, now);
+}
+
+/* ------------------------------------------------------------ send */
+
+/* RFC 6724 source for @p dst out of @p ipif. @return 0 or -EADDRNOTAVAIL. */
+static int choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern_ipv6_addr_t *out)
+{
+    tern_srcsel_candidate_t cands[TERN_CONF_IPV6_ADDRS];
+    size_t n = 0;
+    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
+        const tern_ipv6_if_addr_t *a = &ipif->addrs.addrs[i];
+        if (a->used) {
+            cands[n].addr = a->addr;
+            cands[n].if_index = ipif->netif->index;
+            cands[n].prefix_len = a->prefix_len;
+            cands[n].state = a->state;
+            n++;
+        }
+    }
+    int k = tern_srcsel_choose(cands, n, dst, ipif->netif->index);
+    if (k < 0) {
+        return k;
+    }
+    *out = cands[k].addr;
+    return 0;
+}
+
+/* Fill the ICMPv6 checksum of @p payload (checksum field at bytes 2-3 of the first snip). */
+static int fill_icmpv6_checksum(tern_pktbuf_t *pb, tern_pkt_t *payload, const tern_ipv6_addr_t *src,
+                                const tern_ipv6_addr_t *dst)
+{
+    if (payload->size < TERN_ICMPV6_HDR_LEN) {
+        if (tern_pktbuf_merge(pb, payload) < 0 || payload->size < TERN_ICMPV6_HDR_LEN) {
+            return -ENOMEM;
+        }
+    }
+    tern_checksum_span_t spans[4];
+    size_t n = 0;
+    for (tern_pkt_t *s = payload; s != NULL; s = s->next) {
+        if (n == 4) {
+            if (tern_pktbuf_merge(pb, payload) < 0) {
+                return -ENOMEM;
+            }
+            return fill_icmpv6_checksum(pb, payload, src, dst);
+        }
+        spans[n].data = s->data;
+        spans[n].len = s->size;
+        n++;
+    }
+    uint8_t *b = payload->data;
+    b[2] = 0;
+    b[3] = 0;
+    uint16_t sum = tern_icmpv6_checksum_compute(src, dst, spans, n);
+    b[2] = (uint8_t)(sum >> 8);
+    b[3] = (uint8_t)sum;
+    return 0;
+}
+
+static void transmit_now(tern_ipv6_t *ip, tern_pkt_t *pkt)
+{
+    if (tern_netif_send(ip->module.stack, pkt) == 0) {
+        ipv6_count(ip, TERN_IPV6_TX_PACKETS);
+    }
+}
+
+int ipv6_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src,
+                const tern_ipv6_addr_t *dst, uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload)
+{
+    tern_pktbuf_t *pb = ipv6_pktbuf(ip);
+    tern_ipv6_addr_t next_hop = *dst;
+    bool link_scope = tern_ipv6_addr_is_multicast(dst) || tern_ipv6_addr_is_link_local(dst);
+    if (ipif == NULL && !link_scope) {
+        /* RFC 4861 §5.2: next-hop determination by longest prefix match. */
+        const tern_fib_route_t *r = tern_fib_lookup(&ip->fib, dst, ipv6_now(ip));
+        if (r != NULL) {
+            ipif = find_if(ip, r->if_index);
+            if (!tern_ipv6_addr_is_unspecified(&r->next_hop)) {
+                next_hop = r->next_hop;
+            }
+        }
+    }
+    tern_ipv6_addr_t source;
+    if (ipif == NULL || (src == NULL && choose_source(ipif, dst, &source) < 0)) {
+        ipv6_count(ip, TERN_IPV6_TX_NO_ROUTE);
+        tern_pktbuf_release(pb, payload);
+        return -ENETUNREACH;
+    }
+    if (src != NULL) {
+        source = *src;
+    }
+    size_t len = tern_pkt_len(payload);
+    if (len > 0xFFFFu || (nh == TERN_ICMPV6_NEXT_HEADER && fill_icmpv6_checksum(pb, payload, &source, dst) < 0)) {
+        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+        tern_pktbuf_release(pb, payload);
+        return -ENOMEM;
+    }
+    tern_pkt_t *hdr = tern_pktbuf_add(pb, payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
+    tern_netif_t *netif = ipif->netif;
+    tern_pkt_t *pkt = (hdr != NULL) ? tern_netif_hdr_build(pb, hdr, netif->l2addr, netif->l2addr_len, NULL, 0)
+                                    : NULL;
+    if (pkt == NULL) {
+        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+        tern_pktbuf_release(pb, (hdr != NULL) ? hdr : payload);
+        return -ENOMEM;
+    }
+    tern_ipv6_repr_t repr = {
+        .traffic_class = 0, .flow_label = 0, .payload_len = (uint16_t)len,
+        .next_header = nh, .hop_limit = hop_limit, .src = source, .dst = *dst,
+    };
+    (void)tern_ipv6_emit(&repr, hdr->data, hdr->size);
+    tern_netif_hdr_t *nhdr = pkt->data;
+    nhdr->if_index = netif->index;
+    if (tern_ipv6_addr_is_multicast(dst)) {
+        /* RFC 2464 §7: 33:33 and the group's last 32 bits; no resolution. */
+        nhdr->flags = TERN_NETIF_HDR_FLAG_MULTICAST;
+        if (netif->l2addr_len == TERN_ETHERNET_ADDR_LEN) {
+            tern_ethernet_addr_from_ipv6_multicast(nhdr->dst, dst);
+            nhdr->dst_len = TERN_ETHERNET_ADDR_LEN;
+        }
+        transmit_now(ip, pkt);
+        return 0;
+    }
+    if (netif->l2addr_len == 0) {
+        /* No link addresses (loopback): nothing to resolve. */
+        transmit_now(ip, pkt);
+        return 0;
+    }
+    (void)tern_nc_send(&ipif->nc, &next_hop, pkt, ipv6_now(ip));
+    return 0;
+}
+
+/* Neighbor-cache callbacks. */
+
+static void nc_transmit(void *ctx, const tern_nc_entry_t *e, tern_pkt_t *pkt)
+{
+    tern_ipv6_if_t *ipif = ctx;
+    tern_netif_hdr_t *nhdr = pkt->data;
+    memcpy(nhdr->dst, e->l2addr, e->l2addr_len);
+    nhdr->dst_len = e->l2addr_len;
+    transmit_now(ipif->ip, pkt);
+}
+
+static void nc_unreachable(void *ctx, const tern_ipv6_addr_t *addr, tern_pkt_t *pkt)
+{
+    (void)addr;
+    tern_ipv6_if_t *ipif = ctx;
+    /* RFC 4861 §7.2.2 asks for ICMPv6 address unreachable here: not yet sent. */
+    ipv6_count(ipif->ip, TERN_IPV6_TX_NO_ROUTE);
+    tern_pktbuf_release(ipv6_pktbuf(ipif->ip), pkt);
+}
+
+static void nc_dropped(void *ctx, tern_pkt_t *pkt)
+{
+    tern_ipv6_if_t *ipif = ctx;
+    tern_pktbuf_release(ipv6_pktbuf(ipif->ip), pkt);
+}
+
+static const tern_nc_ops_t nc_ops = { ipv6_ndp_send_ns, nc_transmit, nc_unreachable, nc_dropped };
+
+/* Address-table callbacks. */
+
+static void addrs_group(void *ctx, const tern_ipv6_addr_t *addr, bool join)
+{
+    tern_ipv6_if_t *ipif = ctx;
+    tern_ipv6_addr_t group;
+    tern_ipv6_addr_solicited_node(&group, addr);
+    /* Links without a multicast filter answer -ENOTSUP: nothing to do there. */
+    (void)tern_netapi_set(&ipif->netif->module, join ? TERN_NETOPT_MCAST_JOIN : TERN_NETOPT_MCAST_LEAVE,
+                          0, group.u8, sizeof(group.u8));
+}
+
+static void addrs_duplicate(void *ctx, const tern_ipv6_addr_t *addr)
+{
+    (void)addr;
+    tern_ipv6_if_t *ipif = ctx;
+    ipv6_count(ipif->ip, TERN_IPV6_DAD_DUPLICATES);
+}
+
+static const tern_ipv6_addrs_ops_t addrs_ops = { ipv6_ndp_send_dad_ns, addrs_group, addrs_duplicate, NULL };
+
+/* ------------------------------------------------------------ enable */
+
+static void enable(tern_ipv6_t *ip, tern_netif_t *netif)
+{
+    if (find_if(ip, netif->index) != NULL) {
+        return;
+    }
+    tern_ipv6_if_t *ipif = NULL;
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS && ipif == NULL; i++) {
+        if (ip->ifs[i].netif == NULL) {
+            ipif = &ip->ifs[i];
+        }
+    }
+    if (ipif == NULL) {
+        return;
+    }
+    memset(ipif, 0, sizeof(*ipif));
+    ipif->netif = netif;
+    ipif->ip = ip;
+    ipif->cur_hop_limit = TERN_IPV6_DEFAULT_HOP_LIMIT;
+    /* RFC 4861 §6.3.2: ReachableTime uniformly in [0.5, 1.5] x BaseReachableTime. */
+    uint32_t reachable = BASE_REACHABLE_TIME_US / 2u + ipv6_random(ip) % BASE_REACHABLE_TIME_US;
+    tern_nc_init(&ipif->nc, &nc_ops, ipif, reachable, RETRANS_TIMER_US);
+    /* DAD on links with addresses; a link without any (loopback) would hear
+     * its own solicitations and find every address duplicate. */
+    tern_ipv6_addrs_init(&ipif->addrs, &addrs_ops, ipif, netif->l2addr_len > 0 ? 1u : 0u,
+                         RETRANS_TIMER_US);
+    const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
+    (void)tern_netapi_set(&netif->module, TERN_NETOPT_MCAST_JOIN, 0, all_nodes.u8, sizeof(all_nodes.u8));
+    /* RFC 4862 §5.3: fe80::/64 and the interface identifier (RFC 4291 App. A). */
+    tern_ipv6_addr_t ll = { { 0xfe, 0x80 } };
+    if (tern_ipv6_iid_from_l2addr(&ll, netif->l2addr, netif->l2addr_len) == 0) {
+        (void)tern_ipv6_addrs_add(&ipif->addrs, &ll, 64, 0, TERN_IPV6_LIFETIME_INFINITE,
+                                  TERN_IPV6_LIFETIME_INFINITE, ipv6_random(ip) % MAX_DAD_DELAY_US,
+                                  ipv6_now(ip));
+    }
+}
+
+int tern_ipv6_netif_enable(tern_ipv6_t *ip, tern_netif_t *netif)
+{
+    if (ip == NULL || netif == NULL) {
+        return -EINVAL;
+    }
+    tern_msg_t msg = { .type = MSG_ENABLE, .content.ptr = netif };
+    return tern_netapi_post(&ip->module, &msg);
+}
+
+/* ------------------------------------------------------------ receive */
+
+/* Is @p dst ours on @p ipif? *@p tentative: it is a tentative address. */
+static bool for_us(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, bool *tentative)
+{
+    *tentative = false;
+    if (tern_ipv6_addr_is_multicast(dst)) {
+        const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
+        if (tern_ipv6_addr_equal(dst, &all_nodes)) {
+            return true;
+        }
+        if (!tern_ipv6_addr_is_solicited_node(dst)) {
+            return false;
+        }
+        for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
+            const tern_ipv6_if_addr_t *a = &ipif->addrs.addrs[i];
+            if (a->used && memcmp(&a->addr.u8[13], &dst->u8[13], 3) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+    tern_ipv6_if_addr_t *a = tern_ipv6_addrs_find(&ipif->addrs, dst);
+    if (a == NULL || a->state == TERN_IPV6_ADDR_DUPLICATE) {
+        return false;
+    }
+    *tentative = (a->state == TERN_IPV6_ADDR_TENTATIVE);
+    return true;
+}
+
+/*
+ * Hop-by-Hop / Destination options (RFC 8200 §4.2): known ones (padding,
+ * Router Alert) are skipped; unknown ones act on their two high bits.
+ * @return true to go on, false to discard (the ICMPv6 Parameter Problem that
+ *         actions 10 and 11 ask for is not sent yet).
+ */
+static bool options_acceptable(const uint8_t *hdr, size_t len)
+{
+    tern_ipv6_opt_iter_t it;
+    tern_ipv6_opt_t opt;
+    int r;
+    tern_ipv6_opt_iter_init(&it, hdr, len);
+    while ((r = tern_ipv6_opt_next(&it, &opt)) > 0) {
+        if (opt.type == TERN_IPV6_OPT_ROUTER_ALERT) {
+            continue;
+        }
+        if (tern_ipv6_opt_action(opt.type) != TERN_IPV6_OPT_ACTION_SKIP) {
+            return false;
+        }
+    }
+    return r == 0;
+}
+
+/*
+ * Step over the extension headers at the start of @p pkt (RFC 8200 §4).
+ * @return bytes of extension headers, with *@p upper the next header after
+ *         them; -1 to discard.
+ */
+static int walk_extensions(const tern_pkt_t *pkt, uint8_t first, uint8_t *upper)
+{
+    tern_ipv6_ext_walk_t walk;
+    tern_ipv6_ext_t ext;
+    int r;
+    tern_ipv6_ext_walk_init(&walk, pkt->data, pkt->size, first);
+    while ((r = tern_ipv6_ext_walk_next(&walk, &ext)) > 0) {
+        const uint8_t *h = (const uint8_t *)pkt->data + ext.offset;
+        switch (ext.type) {
+        case TERN_IPV6_NH_HOP_BY_HOP:
+            /* §4.1: only immediately after the fixed header. */
+            if (ext.offset != 0 || !options_acceptable(h, ext.len)) {
+                return -1;
+            }
+            break;
+        case TERN_IPV6_NH_DEST_OPTS:
+            if (!options_acceptable(h, ext.len)) {
+                return -1;
+            }
+            break;
+        case TERN_IPV6_NH_ROUTING: {
+            /* §4.4: with Segments Left 0 the header is ignored; otherwise we
+             * would have to process it, and no routing type is supported. */
+            tern_ipv6_routing_repr_t rt;
+            if (tern_ipv6_routing_parse(&rt, h, ext.len) < 0 || rt.segments_left != 0) {
+                return -1;
+            }
+            break;
+        }
+        default:
+            /* Fragment (reassembly not implemented yet), AH, mobility...: discard. */
+            return -1;
+        }
+    }
+    if (r < 0 || tern_ipv6_is_ext_header(walk.next_header)) {
+        return -1;
+    }
+    *upper = walk.next_header;
+    return (int)walk.offset;
+}
+
+static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
+{
+    tern_pktbuf_t *pb = ipv6_pktbuf(ip);
+    ipv6_count(ip, TERN_IPV6_RX_PACKETS);
+    tern_netif_hdr_t *nhdr = tern_netif_hdr_get(pkt);
+    tern_ipv6_if_t *ipif = (nhdr != NULL) ? find_if(ip, nhdr->if_index) : NULL;
+    if (ipif == NULL) {
+        ipv6_count(ip, TERN_IPV6_RX_NO_IF);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    tern_pkt_t *own = tern_pktbuf_start_write(pb, pkt);
+    if (own == NULL) {
+        ipv6_count(ip, TERN_IPV6_RX_NOMEM);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    pkt = own;
+    tern_ipv6_repr_t hdr;
+    int plen;
+    if (tern_ipv6_parse(&hdr, pkt->data, pkt->size) < 0 ||
+        (plen = tern_ipv6_check_len(&hdr, pkt->size)) < 0 ||
+        tern_ipv6_addr_is_multicast(&hdr.src) || tern_ipv6_addr_is_loopback(&hdr.src) ||
+        tern_ipv6_addr_is_loopback(&hdr.dst)) {
+        /* RFC 4291 §2.7: no multicast source; §2.5.3: ::1 never arrives from a link. */
+        ipv6_count(ip, TERN_IPV6_RX_HDR_ERRORS);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    bool tentative;
+    if (!for_us(ipif, &hdr.dst, &tentative)) {
+        ipv6_count(ip, TERN_IPV6_RX_NOT_FOR_US);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    if (plen == 0) {
+        /* Nothing after the fixed header: fine with No Next Header (RFC 8200 §4.7). */
+        ipv6_count(ip, (hdr.next_header == TERN_IPV6_NH_NONE) ? TERN_IPV6_RX_DELIVERED
+                                                                  : TERN_IPV6_RX_HDR_ERRORS);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    /* Split the header off (thesis 3.4.1: mark), then drop link padding. */
+    if (tern_pktbuf_mark(pb, pkt, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6) == NULL) {
+        ipv6_count(ip, TERN_IPV6_RX_NOMEM);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    if (pkt->size > (size_t)plen) {
+        (void)tern_pktbuf_realloc_data(pb, pkt, (size_t)plen);
+    }
+    uint8_t upper;
+    int ext_len = walk_extensions(pkt, hdr.next_header, &upper);
+    if (ext_len < 0 || (ext_len > 0 && (size_t)ext_len == pkt->size) ||
+        (ext_len > 0 && tern_pktbuf_mark(pb, pkt, (size_t)ext_len, TERN_NETTYPE_IPV6_EXT) == NULL)) {
+        ipv6_count(ip, TERN_IPV6_RX_EXT_DROPPED);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    /* RFC 4862 §5.4: a tentative address takes NS and NA only. */
+    const uint8_t *first = pkt->data;
+    if (tentative && (upper != TERN_ICMPV6_NEXT_HEADER || pkt->size < 1 ||
+                      (first[0] != TERN_ICMPV6_NEIGHBOR_SOLICIT && first[0] != TERN_ICMPV6_NEIGHBOR_ADVERT))) {
+        ipv6_count(ip, TERN_IPV6_RX_NOT_FOR_US);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    ipv6_count(ip, TERN_IPV6_RX_DELIVERED);
+    if (upper == TERN_ICMPV6_NEXT_HEADER) {
+        /* ICMPv6 is handled here: keep the message snip, let the headers go. */
+        tern_pkt_t *rest = pkt->next;
+        pkt->next = NULL;
+        tern_pktbuf_release(pb, rest);
+        ipv6_icmpv6_receive(ip, ipif, &hdr, pkt);
+        return;
+    }
+    tern_nettype_t type = (upper == TERN_IPV6_NH_UDP)   ? TERN_NETTYPE_UDP
+                          : (upper == TERN_IPV6_NH_TCP) ? TERN_NETTYPE_TCP
+                                                        : TERN_NETTYPE_UNDEF;
+    pkt->type = (uint8_t)type;
+    /* Nobody registered: counted by netapi (ICMPv6 unreachable: not yet). */
+    (void)tern_netapi_dispatch_receive(ip->module.stack, type, TERN_NETREG_DEMUX_CTX_ALL, pkt);
+}
+
+/* ------------------------------------------------------------ options */
+
+static int get_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+{
+    tern_ipv6_if_t *ipif = find_if(ip, opt->context);
+    switch (opt->opt) {
+    case TERN_NETOPT_IPV6_ADDRS:
+        if (ipif == NULL) {
+            return -ENODEV;
+        }
+        if (opt->data_len < sizeof(tern_ipv6_addr_list_t)) {
+            return -EOVERFLOW;
+        }
+        memcpy(opt->data, ipif->addrs.addrs, sizeof(tern_ipv6_addr_list_t));
+        return (int)sizeof(tern_ipv6_addr_list_t);
+    case TERN_NETOPT_IPV6_NEIGHBORS:
+        if (ipif == NULL) {
+            return -ENODEV;
+        }
+        if (opt->data_len < sizeof(tern_ipv6_neighbor_list_t)) {
+            return -EOVERFLOW;
+        }
+        memcpy(opt->data, ipif->nc.entries, sizeof(tern_ipv6_neighbor_list_t));
+        return (int)sizeof(tern_ipv6_neighbor_list_t);
+    default:
+        return -ENOTSUP;
+    }
+}
+
+/* Addresses configured by hand: the address (DAD first) and its on-link prefix. */
+static int set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+{
+    tern_ipv6_if_t *ipif = find_if(ip, opt->context);
+    if (opt->opt != TERN_NETOPT_IPV6_ADDR_ADD && opt->opt != TERN_NETOPT_IPV6_ADDR_DEL) {
+        return -ENOTSUP;
+    }
+    if (ipif == NULL) {
+        return -ENODEV;
+    }
+    tern_ipv6_addr_config_t cfg;
+    if (opt->data_len != sizeof(cfg)) {
+        return -EINVAL;
+    }
+    memcpy(&cfg, opt->data, sizeof(cfg));
+    uint16_t if_index = ipif->netif->index;
+    if (opt->opt == TERN_NETOPT_IPV6_ADDR_DEL) {
+        tern_ipv6_if_addr_t *a = tern_ipv6_addrs_find(&ipif->addrs, &cfg.addr);
+        if (a == NULL) {
+            return -ENOENT;
+        }
+        (void)tern_fib_remove(&ip->fib, &a->addr, a->prefix_len, if_index, NULL);
+        (void)tern_ipv6_addrs_remove(&ipif->addrs, &cfg.addr);
+        return (int)sizeof(cfg);
+    }
+    int res = tern_ipv6_addrs_add(&ipif->addrs, &cfg.addr, cfg.prefix_len, TERN_IPV6_ADDR_FLAG_MANUAL,
+                                  TERN_IPV6_LIFETIME_INFINITE, TERN_IPV6_LIFETIME_INFINITE, 0,
+                                  ipv6_now(ip));
+    if (res < 0) {
+        return res;
+    }
+    /* The prefix is on-link (RFC 4861 §5.2: a connected route); link-local
+     * destinations need no route. */
+    if (!tern_ipv6_addr_is_link_local(&cfg.addr) && cfg.prefix_len > 0) {
+        (void)tern_fib_add(&ip->fib, &cfg.addr, cfg.prefix_len, NULL, if_index, TERN_FIB_INFINITE,
+                           TERN_FIB_CONNECTED, 0);
+    }
+    return (int)sizeof(cfg);
+}
+
+/* ------------------------------------------------------------ module */
+
+static int handle(tern_module_t *self, tern_msg_t *msg)
+{
+    tern_ipv6_t *ip = self->context;
+    int res = 0;
+    switch (msg->type) {
+    case TERN_MSG_RCV:
+        receive(ip, msg->content.pkt);
+        break;
+    case TERN_MSG_SND:
+        /* Upper layers sending through IPv6 come with the transport issue
+         * (UDP); until then nothing may send here: counted, released. */
+        ipv6_count(ip, TERN_IPV6_TX_NO_ROUTE);
+        tern_pktbuf_release(&self->stack->pktbuf, msg->content.pkt);
+        break;
+    case TERN_MSG_TIMER:
+        ip->timer_at = UINT64_MAX; /* it fired */
+        tick(ip);
+        break;
+    case MSG_ENABLE:
+        enable(ip, msg->content.ptr);
+        break;
+    case TERN_MSG_GET:
+        res = get_option(ip, msg->content.opt);
+        break;
+    case TERN_MSG_SET:
+        res = set_option(ip, msg->content.opt);
+        break;
+    default:
+        res = -ENOTSUP;
+        break;
+    }
+    reschedule(ip);
+    return res;
+}
+
+int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack)
+{
+    if (ip == NULL || stack == NULL) {
+        return -EINVAL;
+    }
+    memset(ip, 0, sizeof(*ip));
+    ip->timer_at = UINT64_MAX;
+    ip->rng = 0x9E3779B9u ^ (uint32_t)(uintptr_t)stack;
+    int res = tern_module_init(&ip->module, "ipv6", IPV6_PRIORITY, handle, ip, ip->queue,
+                               TERN_CONF_MODULE_QUEUE_LEN);
+    if (res < 0) {
+        return res;
+    }
+    tern_fib_init(&ip->fib);
+    res = tern_stack_add_module(stack, &ip->module);
+    if (res < 0) {
+        return res;
+    }
+    tern_timer_init(&ip->timer, &ip->module, TERN_MSG_TIMER, 0);
+    tern_netreg_entry_init(&ip->entry, TERN_NETREG_DEMUX_CTX_ALL, &ip->module);
+    res = tern_netreg_register(&stack->netreg, TERN_NETTYPE_IPV6, &ip->entry);
+    if (res < 0) {
+        return res;
+    }
+    ip->stats.name = "ipv6";
+    ip->stats.names = ipv6_counter_names;
+    ip->stats.values = ip->counters;
+    ip->stats.count = TERN_IPV6_STAT_NUMOF;
+    tern_stack_add_stats(stack, &ip->stats);
+    return 0;
+}

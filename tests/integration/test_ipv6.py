@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""IPv6 of tern-node against the Linux kernel over TAP: ping, Neighbor Discovery, DAD.
+
+Each test runs in its own network namespace with the node on tap0 (see conftest.py). Only
+link-local communication for now: routers, SLAAC and fragmentation are still to come.
+"""
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from tapnode import EXECUTORS, NODE_MAC, TAP, _skip_reason, run
+
+pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+
+# Modified EUI-64 of NODE_MAC 02:00:5e:00:53:01 (RFC 4291 App. A: U/L bit flipped, ff:fe inserted):
+# 00:00:5e:ff:fe:00:53:01.
+NODE_LL = "fe80::5eff:fe00:5301"
+
+
+def wait_address(node, state, timeout=6.0):
+    """Wait until ifconfig shows the node's link-local address in STATE."""
+    pattern = rf"inet6 {re.escape(NODE_LL)}/64  scope: link  {state}"
+    for _ in range(int(timeout / 0.2)):
+        if re.search(pattern, node.run(f"ifconfig {TAP}")):
+            return
+        subprocess.run(["sleep", "0.2"], check=True)
+    raise AssertionError(f"{NODE_LL} never became {state}:\n{node.run(f'ifconfig {TAP}')}")
+
+
+def linux_link_local(ns):
+    out = run("ip", "netns", "exec", ns, "ip", "-6", "addr", "show", "dev", TAP, "scope", "link").stdout
+    return re.search(r"inet6 (fe80::[0-9a-f:]+)/64", out).group(1)
+
+
+def ping(ns, size, count=3):
+    return run("ip", "netns", "exec", ns, "ping", "-6", "-n", "-c", str(count), "-i", "0.2", "-W", "2",
+               "-s", str(size), f"{NODE_LL}%{TAP}", check=False, timeout=60)
+
+
+@pytest.mark.skipif(shutil.which("ping") is None, reason="needs ping (iputils-ping)")
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_linux_pings_the_node_link_local(start_node, netns, executor, tmp_path):
+    capture = tmp_path / "ipv6.pcap"
+    node = start_node("--mac", NODE_MAC, "--tap", TAP, "--executor", executor)
+    assert "pcap: capturing" in node.run(f"pcap {TAP} {capture}")
+    wait_address(node, "preferred")
+
+    # Sizes up to the Ethernet MTU (1452 + 8 + 40 = 1500); larger ones need fragmentation.
+    for size in (0, 1, 56, 1000, 1452):
+        result = ping(netns, size)
+        assert " 3 received" in result.stdout, f"size {size}:\n{result.stdout}{result.stderr}"
+
+    # Linux resolved the node by NDP and holds it as a confirmed neighbor.
+    neigh = run("ip", "netns", "exec", netns, "ip", "-6", "neigh", "show", "dev", TAP).stdout
+    assert re.search(rf"{re.escape(NODE_LL)} lladdr {NODE_MAC} .*REACHABLE", neigh), neigh
+    # The node learnt Linux from its solicitation.
+    linux_ll = linux_link_local(netns)
+    linux_mac = run("ip", "netns", "exec", netns, "cat", f"/sys/class/net/{TAP}/address").stdout.strip()
+    assert re.search(rf"^{re.escape(linux_ll)}\s+dev {TAP}\s+lladdr {linux_mac}", node.run("nib neigh"), re.M)
+    assert node.counter("stats ipv6", r"^ipv6\s+icmp_echo_in\s+(\d+)") >= 15
+    assert node.counter("stats ipv6", r"^ipv6\s+icmp_bad_checksum\s+(\d+)") == 0
+    assert node.counter("pktbuf", r"used (\d+) B") == 0
+
+    assert "stopped" in node.run(f"pcap stop {TAP}")
+    assert node.finish() == 0, node.proc.stderr.read()
+    tshark = shutil.which("tshark")
+    if tshark is None:
+        pytest.skip("tshark not installed: capture not checked")
+    bad = run(tshark, "-n", "-r", str(capture), "-Y",
+              "_ws.malformed || _ws.expert.severity >= error || icmpv6.checksum.status == 2").stdout
+    assert bad.strip() == "", bad
+    replies = run(tshark, "-n", "-r", str(capture), "-Y", f"icmpv6.type == 129 && ipv6.src == {NODE_LL}").stdout
+    assert len(replies.strip().splitlines()) >= 15, replies
+    adverts = run(tshark, "-n", "-r", str(capture), "-Y", "icmpv6.type == 136 && icmpv6.nd.na.flag.s == 1").stdout
+    assert adverts.strip(), "no solicited neighbor advertisement from the node"
+
+
+def wait_for(node, pattern, timeout=6.0):
+    """Repeat ifconfig until PATTERN shows; return the output."""
+    for _ in range(int(timeout / 0.2)):
+        out = node.run(f"ifconfig {TAP}")
+        if re.search(pattern, out):
+            return out
+        subprocess.run(["sleep", "0.2"], check=True)
+    raise AssertionError(f"{pattern!r} never showed:\n{node.run(f'ifconfig {TAP}')}")
+
+
+@pytest.mark.skipif(shutil.which("ping") is None, reason="needs ping (iputils-ping)")
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_dad_detects_duplicate_and_global_addresses_work(start_node, netns, executor):
+    node = start_node("--mac", NODE_MAC, "--tap", TAP, "--executor", executor)
+    wait_address(node, "preferred")
+    # Linux holds 2001:db8::7 (without DAD on its side); the node tries to take it too.
+    run("ip", "netns", "exec", netns, "ip", "-6", "addr", "add", "2001:db8::7/64", "dev", TAP, "nodad")
+    assert node.run(f"ifconfig {TAP} add 2001:db8::7/64").strip() == ""
+    wait_for(node, r"inet6 2001:db8::7/64  scope: global  duplicate")
+    assert node.counter("stats ipv6", r"^ipv6\s+dad_duplicates\s+(\d+)") == 1
+
+    # An address nobody else has becomes preferred, and Linux reaches it over the on-link prefix.
+    assert node.run(f"ifconfig {TAP} add 2001:db8::6/64").strip() == ""
+    wait_for(node, r"inet6 2001:db8::6/64  scope: global  preferred")
+    result = run("ip", "netns", "exec", netns, "ping", "-6", "-n", "-c", "3", "-i", "0.2", "-W", "2",
+                 "2001:db8::6", check=False, timeout=60)
+    assert " 3 received" in result.stdout, result.stdout + result.stderr
+    # The duplicate is never used: echo requests to it would be Linux's own.
+    out = node.run(f"ifconfig {TAP} del 2001:db8::7")
+    assert out.strip() == "", out
+    assert "2001:db8::7" not in node.run(f"ifconfig {TAP}")
+    assert "already an address" in node.run(f"ifconfig {TAP} add 2001:db8::6/64")
+    assert node.finish() == 0, node.proc.stderr.read()

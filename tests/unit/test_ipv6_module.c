@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The IPv6 module end to end through the test device, under virtual
+ *        time: DAD, echo, neighbor solicitation and advertisement, address
+ *        resolution, and the drops RFC 8200 / RFC 4861 ask for.
+ *
+ * The test device carries bare IPv6 packets (raw link) and has a 48-bit
+ * address, so the module behaves as on Ethernet (RFC 2464 identifiers and
+ * multicast mapping). Frames the node sends are captured and parsed back
+ * with the wire functions; frames it receives are built with them.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "tern/ipv6/ipv6.h"
+#include "tern/netapi.h"
+#include "tern/netdev/test.h"
+#include "tern/port/loop.h"
+#include "tern/wire/icmpv6.h"
+#include "tern/wire/ipv6.h"
+#include "tern/wire/ndp.h"
+
+#define MS 1000u
+#define SEC 1000000u
+
+static tern_vclock_t clock_v;
+static tern_loop_t loop;
+static tern_stack_t stack;
+static tern_ipv6_t ip;
+static tern_netdev_test_t dev;
+static tern_netif_t netif;
+
+static const uint8_t NODE_MAC[6] = { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x01 };
+static const uint8_t PEER_MAC[6] = { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x99 };
+
+/* Frames the node sent (whole IPv6 packets). */
+#define MAX_SENT 16
+static uint8_t sent[MAX_SENT][1500];
+static size_t sent_len[MAX_SENT];
+static unsigned nsent;
+/* Frame offered for reception (kept until read). */
+static uint8_t rx[1500];
+
+static int capture(tern_netdev_test_t *d, const tern_iolist_t *iol, size_t count)
+{
+    (void)d;
+    size_t len = 0;
+    assert_true(nsent < MAX_SENT);
+    for (size_t i = 0; i < count; i++) {
+        memcpy(&sent[nsent][len], iol[i].base, iol[i].len);
+        len += iol[i].len;
+    }
+    sent_len[nsent++] = len;
+    return (int)len;
+}
+
+static tern_ipv6_addr_t A(const char *text)
+{
+    tern_ipv6_addr_t a;
+    assert_int_equal(tern_ipv6_addr_from_str(&a, text, strlen(text)), 0);
+    return a;
+}
+
+static const char *NODE_LL = "fe80::5eff:fe00:5301";
+static const char *PEER_LL = "fe80::1";
+
+static void run_for(uint64_t us)
+{
+    assert_int_equal(tern_executor_run_until(&loop.base, clock_v.now + us), 0);
+}
+
+/* Hand @p len bytes of IPv6 packet to the node and let it work. */
+static void receive(const uint8_t *pkt, size_t len)
+{
+    memcpy(rx, pkt, len);
+    assert_int_equal(tern_netdev_test_inject(&dev, rx, len), 0);
+    run_for(1);
+}
+
+/* Build an IPv6 packet carrying the ICMPv6 message @p msg (checksum filled). */
+static size_t build_icmp(uint8_t *out, const char *src, const char *dst, uint8_t hop, const uint8_t *msg,
+                         size_t msg_len)
+{
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)msg_len, .next_header = 58, .hop_limit = hop,
+                           .src = A(src), .dst = A(dst) };
+    assert_int_equal(tern_ipv6_emit(&h, out, 40), 40);
+    memcpy(out + 40, msg, msg_len);
+    assert_int_equal(tern_icmpv6_checksum_fill(out + 40, msg_len, &h.src, &h.dst), 0);
+    return 40 + msg_len;
+}
+
+static size_t build_echo(uint8_t *out, const char *src, const char *dst, uint16_t seq)
+{
+    uint8_t msg[64];
+    static const uint8_t data[12] = "tern-echo-12";
+    tern_icmpv6_echo_repr_t e = { .type = TERN_ICMPV6_ECHO_REQUEST, .identifier = 0x1234, .sequence = seq,
+                                  .data = data, .data_len = sizeof(data) };
+    int n = tern_icmpv6_echo_emit(&e, msg, sizeof(msg));
+    assert_true(n > 0);
+    return build_icmp(out, src, dst, 64, msg, (size_t)n);
+}
+
+/* An NS for @p target (with our peer's SLLA unless @p src is ::). */
+static size_t build_ns(uint8_t *out, const char *src, const char *dst, const char *target, uint8_t hop)
+{
+    uint8_t opt[8];
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = PEER_MAC, .addr_len = 6 };
+    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
+    bool from_unspecified = strcmp(src, "::") == 0;
+    tern_ndp_ns_repr_t ns = { .target = A(target), .options = opt, .options_len = from_unspecified ? 0u : (size_t)olen };
+    uint8_t msg[64];
+    int n = tern_ndp_ns_emit(&ns, msg, sizeof(msg));
+    assert_true(n > 0);
+    return build_icmp(out, src, dst, hop, msg, (size_t)n);
+}
+
+static size_t build_na(uint8_t *out, const char *src, const char *dst, const char *target, uint8_t flags)
+{
+    uint8_t opt[8];
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_TLLA, .addr = PEER_MAC, .addr_len = 6 };
+    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
+    tern_ndp_na_repr_t na = { .flags = flags, .target = A(target), .options = opt, .options_len = (size_t)olen };
+    uint8_t msg[64];
+    int n = tern_ndp_na_emit(&na, msg, sizeof(msg));
+    assert_true(n > 0);
+    return build_icmp(out, src, dst, 255, msg, (size_t)n);
+}
+
+/* Parse sent frame @p i: IPv6 header into @p h; return the ICMPv6 type (checksum checked). */
+static uint8_t sent_icmp(unsigned i, tern_ipv6_repr_t *h)
+{
+    assert_true(i < nsent);
+    assert_int_equal(tern_ipv6_parse(h, sent[i], sent_len[i]), 40);
+    assert_int_equal(tern_ipv6_check_len(h, sent_len[i]), (int)sent_len[i] - 40);
+    assert_int_equal(h->next_header, 58);
+    const tern_checksum_span_t span = { .data = sent[i] + 40, .len = sent_len[i] - 40 };
+    assert_true(tern_icmpv6_checksum_verify(&h->src, &h->dst, &span, 1));
+    return sent[i][40];
+}
+
+static uint32_t counter(unsigned c)
+{
+    return ip.counters[c];
+}
+
+static tern_ipv6_addr_state_t addr_state(const char *text)
+{
+    tern_ipv6_addr_list_t list;
+    assert_int_equal(tern_netapi_get(&ip.module, TERN_NETOPT_IPV6_ADDRS, netif.index, &list, sizeof(list)),
+                     (int)sizeof(list));
+    tern_ipv6_addr_t a = A(text);
+    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
+        if (list.addrs[i].used && tern_ipv6_addr_equal(&list.addrs[i].addr, &a)) {
+            return (tern_ipv6_addr_state_t)list.addrs[i].state;
+        }
+    }
+    fail_msg("%s is not an address of the node", text);
+    return TERN_IPV6_ADDR_DUPLICATE;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    tern_vclock_init(&clock_v, 0);
+    tern_loop_init(&loop, &clock_v.base);
+    assert_int_equal(tern_stack_init(&stack, "t", &loop.base), 0);
+    assert_int_equal(tern_ipv6_init(&ip, &stack), 0);
+    tern_netdev_test_init(&dev);
+    memcpy(dev.addr, NODE_MAC, 6);
+    dev.addr_len = 6;
+    dev.send_cb = capture;
+    assert_int_equal(tern_netif_add(&stack, &netif, "test0", &dev.netdev, &tern_netif_link_raw,
+                                    TERN_NETTYPE_IPV6), 0);
+    nsent = 0;
+    assert_int_equal(tern_ipv6_netif_enable(&ip, &netif), 0);
+    run_for(1);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+    tern_executor_stop(&loop.base);
+    /* Neighbor-cache queues may hold packets: drop them with the entries. */
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        for (size_t k = 0; k < TERN_CONF_NC_SIZE && ip.ifs[i].netif != NULL; k++) {
+            tern_nc_entry_t *e = &ip.ifs[i].nc.entries[k];
+            for (size_t q = 0; q < e->queued; q++) {
+                tern_pktbuf_release(&stack.pktbuf, e->queue[q]);
+            }
+            e->queued = 0;
+        }
+    }
+    harness_assert_pktbuf_clean(&stack.pktbuf);
+    return 0;
+}
+
+/* Let DAD of the link-local address finish (random delay < 1 s, then RetransTimer 1 s). */
+static void settle(void)
+{
+    run_for(2100 * MS);
+    assert_int_equal(addr_state(NODE_LL), TERN_IPV6_ADDR_PREFERRED);
+    nsent = 0;
+}
+
+static void test_ipv6_enable__dad_probe_then_preferred(void **state)
+{
+    (void)state;
+    assert_int_equal(addr_state(NODE_LL), TERN_IPV6_ADDR_TENTATIVE);
+    run_for(1000 * MS); /* the first probe goes out within MAX_RTR_SOLICITATION_DELAY */
+    assert_int_equal(nsent, 1);
+    tern_ipv6_repr_t h;
+    assert_int_equal(sent_icmp(0, &h), TERN_ICMPV6_NEIGHBOR_SOLICIT);
+    assert_true(tern_ipv6_addr_is_unspecified(&h.src));
+    tern_ipv6_addr_t snm = A("ff02::1:ff00:5301");
+    assert_true(tern_ipv6_addr_equal(&h.dst, &snm));
+    assert_int_equal(h.hop_limit, 255);
+    tern_ndp_ns_repr_t ns;
+    assert_int_equal(tern_ndp_ns_parse(&ns, sent[0] + 40, sent_len[0] - 40), TERN_NDP_NS_LEN);
+    tern_ipv6_addr_t ll = A(NODE_LL);
+    assert_true(tern_ipv6_addr_equal(&ns.target, &ll));
+    assert_int_equal(ns.options_len, 0); /* no SLLA from the unspecified address */
+    run_for(1100 * MS);
+    assert_int_equal(addr_state(NODE_LL), TERN_IPV6_ADDR_PREFERRED);
+    assert_int_equal(nsent, 1); /* DupAddrDetectTransmits = 1 */
+}
+
+static void test_ipv6_dad__ns_from_another_node_makes_duplicate(void **state)
+{
+    (void)state;
+    uint8_t pkt[128];
+    receive(pkt, build_ns(pkt, "::", "ff02::1:ff00:5301", NODE_LL, 255));
+    assert_int_equal(addr_state(NODE_LL), TERN_IPV6_ADDR_DUPLICATE);
+    assert_int_equal(counter(TERN_IPV6_DAD_DUPLICATES), 1);
+    /* A duplicate is not ours: echo requests to it are not answered. */
+    run_for(3 * SEC);
+    nsent = 0;
+    receive(pkt, build_echo(pkt, PEER_LL, NODE_LL, 1));
+    assert_int_equal(counter(TERN_IPV6_ICMP_ECHO_IN), 0);
+    assert_int_equal(counter(TERN_IPV6_RX_NOT_FOR_US), 1);
+}
+
+static void test_ipv6_dad__tentative_address_takes_only_nd(void **state)
+{
+    (void)state;
+    uint8_t pkt[128];
+    receive(pkt, build_echo(pkt, PEER_LL, NODE_LL, 1));
+    assert_int_equal(counter(TERN_IPV6_ICMP_ECHO_IN), 0);
+    assert_int_equal(counter(TERN_IPV6_RX_NOT_FOR_US), 1);
+    /* NS from a unicast source for a tentative address: not answered, not a duplicate. */
+    receive(pkt, build_ns(pkt, PEER_LL, "ff02::1:ff00:5301", NODE_LL, 255));
+    assert_int_equal(addr_state(NODE_LL), TERN_IPV6_ADDR_TENTATIVE);
+}
+
+static void test_ipv6_ns__answered_with_solicited_na(void **state)
+{
+    (void)state;
+    settle();
+    uint8_t pkt[128];
+    receive(pkt, build_ns(pkt, PEER_LL, "ff02::1:ff00:5301", NODE_LL, 255));
+    assert_int_equal(nsent, 1);
+    tern_ipv6_repr_t h;
+    assert_int_equal(sent_icmp(0, &h), TERN_ICMPV6_NEIGHBOR_ADVERT);
+    tern_ipv6_addr_t peer = A(PEER_LL), node = A(NODE_LL);
+    assert_true(tern_ipv6_addr_equal(&h.dst, &peer));
+    assert_true(tern_ipv6_addr_equal(&h.src, &node));
+    assert_int_equal(h.hop_limit, 255);
+    tern_ndp_na_repr_t na;
+    assert_int_equal(tern_ndp_na_parse(&na, sent[0] + 40, sent_len[0] - 40), TERN_NDP_NA_LEN);
+    assert_int_equal(na.flags, TERN_NDP_NA_FLAG_SOLICITED | TERN_NDP_NA_FLAG_OVERRIDE);
+    tern_ndp_opt_t opt;
+    assert_int_equal(tern_ndp_opt_find(na.options, na.options_len, TERN_NDP_OPT_TLLA, &opt), 1);
+    assert_memory_equal(opt.data + 2, NODE_MAC, 6);
+    /* The peer is now in the cache, from its SLLA (RFC 4861 §7.2.3: STALE, then DELAY on use). */
+    tern_ipv6_neighbor_list_t list;
+    assert_true(tern_netapi_get(&ip.module, TERN_NETOPT_IPV6_NEIGHBORS, netif.index, &list, sizeof(list)) > 0);
+    bool found = false;
+    for (size_t i = 0; i < TERN_CONF_NC_SIZE; i++) {
+        if (list.entries[i].state != TERN_NC_FREE && tern_ipv6_addr_equal(&list.entries[i].addr, &peer)) {
+            found = true;
+            assert_memory_equal(list.entries[i].l2addr, PEER_MAC, 6);
+            assert_int_equal(list.entries[i].state, TERN_NC_DELAY);
+        }
+    }
+    assert_true(found);
+}
+
+static void test_ipv6_ns__invalid_hop_limit_dropped(void **state)
+{
+    (void)state;
+    settle();
+    uint8_t pkt[128];
+    receive(pkt, build_ns(pkt, PEER_LL, "ff02::1:ff00:5301", NODE_LL, 64));
+    assert_int_equal(nsent, 0);
+    assert_int_equal(counter(TERN_IPV6_NDP_INVALID), 1);
+}
+
+static void test_ipv6_echo__resolves_peer_then_replies(void **state)
+{
+    (void)state;
+    settle();
+    uint8_t pkt[128];
+    size_t len = build_echo(pkt, PEER_LL, NODE_LL, 7);
+    receive(pkt, len);
+    assert_int_equal(counter(TERN_IPV6_ICMP_ECHO_IN), 1);
+    /* The peer is unknown: a multicast NS first, the reply waits. */
+    assert_int_equal(nsent, 1);
+    tern_ipv6_repr_t h;
+    assert_int_equal(sent_icmp(0, &h), TERN_ICMPV6_NEIGHBOR_SOLICIT);
+    tern_ipv6_addr_t snm = A("ff02::1:ff00:1");
+    assert_true(tern_ipv6_addr_equal(&h.dst, &snm));
+    receive(pkt, build_na(pkt, PEER_LL, NODE_LL, PEER_LL, TERN_NDP_NA_FLAG_SOLICITED | TERN_NDP_NA_FLAG_OVERRIDE));
+    assert_int_equal(nsent, 2);
+    assert_int_equal(sent_icmp(1, &h), TERN_ICMPV6_ECHO_REPLY);
+    tern_ipv6_addr_t peer = A(PEER_LL);
+    assert_true(tern_ipv6_addr_equal(&h.dst, &peer));
+    tern_icmpv6_echo_repr_t e;
+    assert_true(tern_icmpv6_echo_parse(&e, sent[1] + 40, sent_len[1] - 40) > 0);
+    assert_int_equal(e.identifier, 0x1234);
+    assert_int_equal(e.sequence, 7);
+    assert_int_equal(e.data_len, 12);
+    assert_memory_equal(e.data, "tern-echo-12", 12);
+    /* Now known: the next reply goes at once. */
+    receive(pkt, build_echo(pkt, PEER_LL, NODE_LL, 8));
+    assert_int_equal(nsent, 3);
+    assert_int_equal(sent_icmp(2, &h), TERN_ICMPV6_ECHO_REPLY);
+}
+
+static void test_ipv6_receive__bad_packets_dropped_and_counted(void **state)
+{
+    (void)state;
+    settle();
+    uint8_t pkt[160];
+    size_t len = build_echo(pkt, PEER_LL, NODE_LL, 1);
+    /* Bad checksum. */
+    pkt[len - 1] ^= 0xFF;
+    receive(pkt, len);
+    assert_int_equal(counter(TERN_IPV6_ICMP_BAD_CHECKSUM), 1);
+    /* Truncated: payload length says more than there is. */
+    len = build_echo(pkt, PEER_LL, NODE_LL, 1);
+    receive(pkt, len - 4);
+    /* Not version 6. */
+    len = build_echo(pkt, PEER_LL, NODE_LL, 1);
+    pkt[0] = 0x40;
+    receive(pkt, len);
+    /* Multicast source. */
+    len = build_echo(pkt, "ff02::1", NODE_LL, 1);
+    receive(pkt, len);
+    assert_int_equal(counter(TERN_IPV6_RX_HDR_ERRORS), 3);
+    /* Someone else's address. */
+    len = build_echo(pkt, PEER_LL, "fe80::77", 1);
+    receive(pkt, len);
+    assert_int_equal(counter(TERN_IPV6_RX_NOT_FOR_US), 1);
+    assert_int_equal(nsent, 0);
+    assert_int_equal(counter(TERN_IPV6_ICMP_ECHO_IN), 0);
+}
+
+/* An echo request behind a Hop-by-Hop header holding one option of @p opt_type. */
+static size_t build_echo_with_hbh(uint8_t *out, uint8_t opt_type)
+{
+    uint8_t inner[128];
+    size_t ilen = build_echo(inner, PEER_LL, NODE_LL, 1);
+    memcpy(out, inner, 40);
+    /* HBH: next header 58, length 0 (8 bytes): option type, len 4, 4 data bytes. */
+    const uint8_t hbh[8] = { 58, 0, opt_type, 4, 0, 0, 0, 0 };
+    memcpy(out + 40, hbh, 8);
+    memcpy(out + 48, inner + 40, ilen - 40);
+    out[6] = 0; /* next header: Hop-by-Hop */
+    uint16_t plen = (uint16_t)(ilen - 40 + 8);
+    out[4] = (uint8_t)(plen >> 8);
+    out[5] = (uint8_t)plen;
+    return ilen + 8;
+}
+
+static void test_ipv6_receive__hop_by_hop_option_actions(void **state)
+{
+    (void)state;
+    settle();
+    uint8_t pkt[200];
+    /* Unknown option 0x1e (action 00: skip): the echo is answered. */
+    receive(pkt, build_echo_with_hbh(pkt, 0x1e));
+    assert_int_equal(counter(TERN_IPV6_ICMP_ECHO_IN), 1);
+    /* Unknown option 0x5e (action 01: discard). */
+    receive(pkt, build_echo_with_hbh(pkt, 0x5e));
+    assert_int_equal(counter(TERN_IPV6_ICMP_ECHO_IN), 1);
+    assert_int_equal(counter(TERN_IPV6_RX_EXT_DROPPED), 1);
+    /* A fragment header: reassembly is not there yet, counted. */
+    uint8_t inner[128];
+    size_t ilen = build_echo(inner, PEER_LL, NODE_LL, 2);
+    memcpy(pkt, inner, 40);
+    const uint8_t frag[8] = { 58, 0, 0, 0, 0, 0, 0, 1 }; /* offset 0, M 0: an atomic fragment */
+    memcpy(pkt + 40, frag, 8);
+    memcpy(pkt + 48, inner + 40, ilen - 40);
+    pkt[6] = 44;
+    pkt[5] = (uint8_t)(pkt[5] + 8);
+    receive(pkt, ilen + 8);
+    assert_int_equal(counter(TERN_IPV6_RX_EXT_DROPPED), 2);
+}
+
+static void test_ipv6_set__address_added_runs_dad(void **state)
+{
+    (void)state;
+    settle();
+    tern_ipv6_addr_config_t cfg = { .addr = A("2001:db8::6"), .prefix_len = 64 };
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_ADD, netif.index, &cfg, sizeof(cfg)),
+                     (int)sizeof(cfg));
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_ADD, netif.index, &cfg, sizeof(cfg)),
+                     -EEXIST);
+    assert_int_equal(addr_state("2001:db8::6"), TERN_IPV6_ADDR_TENTATIVE);
+    run_for(1100 * MS);
+    assert_int_equal(addr_state("2001:db8::6"), TERN_IPV6_ADDR_PREFERRED);
+    /* Global peers on the prefix are on-link: resolved like link-local ones. */
+    nsent = 0;
+    uint8_t pkt[128];
+    receive(pkt, build_echo(pkt, "2001:db8::7", "2001:db8::6", 1));
+    assert_int_equal(nsent, 1);
+    tern_ipv6_repr_t h;
+    assert_int_equal(sent_icmp(0, &h), TERN_ICMPV6_NEIGHBOR_SOLICIT);
+    tern_ipv6_addr_t src = A("2001:db8::6");
+    /* RFC 4861 §7.2.2: from the source of the packet that prompted it (the reply). */
+    assert_true(tern_ipv6_addr_equal(&h.src, &src));
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_DEL, netif.index, &cfg, sizeof(cfg)),
+                     (int)sizeof(cfg));
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_DEL, netif.index, &cfg, sizeof(cfg)),
+                     -ENOENT);
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_ADD, 9, &cfg, sizeof(cfg)), -ENODEV);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+        T(test_ipv6_enable__dad_probe_then_preferred),
+        T(test_ipv6_dad__ns_from_another_node_makes_duplicate),
+        T(test_ipv6_dad__tentative_address_takes_only_nd),
+        T(test_ipv6_ns__answered_with_solicited_na),
+        T(test_ipv6_ns__invalid_hop_limit_dropped),
+        T(test_ipv6_echo__resolves_peer_then_replies),
+        T(test_ipv6_receive__bad_packets_dropped_and_counted),
+        T(test_ipv6_receive__hop_by_hop_option_actions),
+        T(test_ipv6_set__address_added_runs_dad),
+#undef T
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
