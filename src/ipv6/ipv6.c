@@ -41,6 +41,7 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_TX_PACKETS] = "tx_packets",
     [TERN_IPV6_TX_NO_ROUTE] = "tx_no_route",
     [TERN_IPV6_TX_NOMEM] = "tx_nomem",
+    [TERN_IPV6_TX_INVALID] = "tx_invalid",
     [TERN_IPV6_DAD_DUPLICATES] = "dad_duplicates",
 };
 
@@ -139,34 +140,46 @@ static int choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern
     return 0;
 }
 
-/* Fill the ICMPv6 checksum of @p payload (checksum field at bytes 2-3 of the first snip). */
-static int fill_icmpv6_checksum(tern_pktbuf_t *pb, tern_pkt_t *payload, const tern_ipv6_addr_t *src,
-                                const tern_ipv6_addr_t *dst)
+/* Spans of the checksummed snips; at most this many, else the payload is merged. */
+#define CHECKSUM_SPANS 4
+
+/*
+ * Fill the upper-layer checksum (RFC 8200 §8.1) of @p payload for next
+ * header @p nh: ICMPv6 (field at bytes 2-3) and UDP (bytes 6-7, a computed 0
+ * sent as 0xFFFF, RFC 768 / RFC 8200 §8.1). Other protocols fill their own.
+ * @return 0 or -ENOMEM (the payload could not be made contiguous enough).
+ */
+static int fill_checksum(tern_pktbuf_t *pb, tern_pkt_t *payload, uint8_t nh, const tern_ipv6_addr_t *src,
+                         const tern_ipv6_addr_t *dst)
 {
-    if (payload->size < TERN_ICMPV6_HDR_LEN) {
-        if (tern_pktbuf_merge(pb, payload) < 0 || payload->size < TERN_ICMPV6_HDR_LEN) {
+    size_t field = (nh == TERN_ICMPV6_NEXT_HEADER) ? 2u : (nh == TERN_IPV6_NH_UDP) ? 6u : 0u;
+    if (field == 0) {
+        return 0;
+    }
+    if (payload->size < field + 2u || tern_pkt_count(payload) > CHECKSUM_SPANS) {
+        if (tern_pktbuf_merge(pb, payload) < 0 || payload->size < field + 2u) {
             return -ENOMEM;
         }
     }
-    tern_checksum_span_t spans[4];
+    tern_checksum_span_t spans[CHECKSUM_SPANS];
     size_t n = 0;
+    uint32_t len = 0;
     for (tern_pkt_t *s = payload; s != NULL; s = s->next) {
-        if (n == 4) {
-            if (tern_pktbuf_merge(pb, payload) < 0) {
-                return -ENOMEM;
-            }
-            return fill_icmpv6_checksum(pb, payload, src, dst);
-        }
         spans[n].data = s->data;
         spans[n].len = s->size;
+        len += s->size;
         n++;
     }
     uint8_t *b = payload->data;
-    b[2] = 0;
-    b[3] = 0;
-    uint16_t sum = tern_icmpv6_checksum_compute(src, dst, spans, n);
-    b[2] = (uint8_t)(sum >> 8);
-    b[3] = (uint8_t)sum;
+    b[field] = 0;
+    b[field + 1u] = 0;
+    uint32_t sum = tern_checksum_ipv6_pseudo(0, src, dst, len, nh);
+    uint16_t value = tern_checksum_finish(tern_checksum_add_spans(sum, spans, n));
+    if (value == 0 && nh == TERN_IPV6_NH_UDP) {
+        value = 0xFFFFu;
+    }
+    b[field] = (uint8_t)(value >> 8);
+    b[field + 1u] = (uint8_t)value;
     return 0;
 }
 
@@ -203,7 +216,7 @@ int ipv6_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *s
         source = *src;
     }
     size_t len = tern_pkt_len(payload);
-    if (len > 0xFFFFu || (nh == TERN_ICMPV6_NEXT_HEADER && fill_icmpv6_checksum(pb, payload, &source, dst) < 0)) {
+    if (len > 0xFFFFu || fill_checksum(pb, payload, nh, &source, dst) < 0) {
         ipv6_count(ip, TERN_IPV6_TX_NOMEM);
         tern_pktbuf_release(pb, payload);
         return -ENOMEM;
@@ -522,6 +535,55 @@ static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
     (void)tern_netapi_dispatch_receive(ip->module.stack, type, TERN_NETREG_DEMUX_CTX_ALL, pkt);
 }
 
+/* ------------------------------------------------------------ upper layers */
+
+/*
+ * A packet from an upper layer: [NETIF (optional: the interface, for
+ * link-local and multicast destinations), IPV6 (a header template: dst,
+ * next header; src :: to let source selection choose; hop limit 0 for the
+ * interface's default), payload...]. The checksum of UDP and ICMPv6 is
+ * filled here, when the addresses are known (thesis 3.4.2).
+ */
+static void send_upper(tern_ipv6_t *ip, tern_pkt_t *pkt)
+{
+    tern_pktbuf_t *pb = ipv6_pktbuf(ip);
+    uint16_t if_index = 0;
+    if (pkt->type == TERN_NETTYPE_NETIF) {
+        const tern_netif_hdr_t *nh = tern_netif_hdr_get(pkt);
+        if_index = (nh != NULL) ? nh->if_index : 0u;
+        pkt = tern_pktbuf_remove_snip(pb, pkt, pkt);
+    }
+    tern_ipv6_repr_t repr;
+    if (pkt == NULL || pkt->type != TERN_NETTYPE_IPV6 || pkt->next == NULL ||
+        tern_ipv6_parse(&repr, pkt->data, pkt->size) < 0) {
+        ipv6_count(ip, TERN_IPV6_TX_INVALID);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    tern_pkt_t *payload = pkt->next;
+    tern_pkt_t *own = tern_pktbuf_start_write(pb, pkt);
+    if (own == NULL) {
+        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    /* The template goes; the payload keeps our reference. */
+    own->next = NULL;
+    tern_pktbuf_release(pb, own);
+    tern_ipv6_if_t *ipif = (if_index != 0) ? find_if(ip, if_index) : NULL;
+    if (if_index != 0 && ipif == NULL) {
+        ipv6_count(ip, TERN_IPV6_TX_NO_ROUTE);
+        tern_pktbuf_release(pb, payload);
+        return;
+    }
+    uint8_t hop = repr.hop_limit;
+    if (hop == 0) {
+        hop = (ipif != NULL) ? ipif->cur_hop_limit : TERN_IPV6_DEFAULT_HOP_LIMIT;
+    }
+    const tern_ipv6_addr_t *src = tern_ipv6_addr_is_unspecified(&repr.src) ? NULL : &repr.src;
+    (void)ipv6_output(ip, ipif, src, &repr.dst, repr.next_header, hop, payload);
+}
+
 /* ------------------------------------------------------------ options */
 
 static int get_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
@@ -602,10 +664,7 @@ static int handle(tern_module_t *self, tern_msg_t *msg)
         receive(ip, msg->content.pkt);
         break;
     case TERN_MSG_SND:
-        /* Upper layers sending through IPv6 come with the transport issue
-         * (UDP); until then nothing may send here: counted, released. */
-        ipv6_count(ip, TERN_IPV6_TX_NO_ROUTE);
-        tern_pktbuf_release(&self->stack->pktbuf, msg->content.pkt);
+        send_upper(ip, msg->content.pkt);
         break;
     case TERN_MSG_TIMER:
         ip->timer_at = UINT64_MAX; /* it fired */

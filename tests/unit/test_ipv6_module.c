@@ -24,6 +24,7 @@
 #include "tern/netapi.h"
 #include "tern/netdev/test.h"
 #include "tern/port/loop.h"
+#include "tern/wire/checksum.h"
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/ndp.h"
@@ -435,6 +436,44 @@ static void test_ipv6_set__address_added_runs_dad(void **state)
     assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_ADD, 9, &cfg, sizeof(cfg)), -ENODEV);
 }
 
+static void test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum(void **state)
+{
+    (void)state;
+    settle();
+    /* [NETIF(test0), IPV6 template, UDP header, payload] as a transport would send it. */
+    uint8_t udp[8] = { 0x16, 0x33, 0x16, 0x34, 0x00, 13, 0xAB, 0xCD }; /* checksum to be replaced */
+    tern_pkt_t *pkt = tern_pktbuf_add(&stack.pktbuf, NULL, "hello", 5, TERN_NETTYPE_UNDEF);
+    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, udp, sizeof(udp), TERN_NETTYPE_UDP);
+    tern_ipv6_repr_t tmpl = { .next_header = 17, .dst = A(PEER_LL) };
+    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, NULL, 40, TERN_NETTYPE_IPV6);
+    assert_non_null(pkt);
+    assert_int_equal(tern_ipv6_emit(&tmpl, pkt->data, pkt->size), 40);
+    pkt = tern_netif_hdr_build(&stack.pktbuf, pkt, NULL, 0, NULL, 0);
+    assert_non_null(pkt);
+    ((tern_netif_hdr_t *)pkt->data)->if_index = netif.index;
+    assert_int_equal(tern_netapi_dispatch_send(&stack, TERN_NETTYPE_IPV6, TERN_NETREG_DEMUX_CTX_ALL, pkt), 1);
+    run_for(1);
+    uint8_t frame[128];
+    receive(frame, build_na(frame, PEER_LL, NODE_LL, PEER_LL, TERN_NDP_NA_FLAG_SOLICITED | TERN_NDP_NA_FLAG_OVERRIDE));
+    assert_int_equal(nsent, 2); /* the NS, then the datagram */
+    tern_ipv6_repr_t h;
+    assert_int_equal(tern_ipv6_parse(&h, sent[1], sent_len[1]), 40);
+    assert_int_equal(h.next_header, 17);
+    assert_int_equal(h.hop_limit, 64);
+    assert_int_equal(h.payload_len, 13);
+    tern_ipv6_addr_t node = A(NODE_LL);
+    assert_true(tern_ipv6_addr_equal(&h.src, &node)); /* chosen by source selection */
+    assert_memory_equal(sent[1] + 48, "hello", 5);
+    const tern_checksum_span_t span = { .data = sent[1] + 40, .len = 13 };
+    uint32_t sum = tern_checksum_add_spans(tern_checksum_ipv6_pseudo(0, &h.src, &h.dst, 13, 17), &span, 1);
+    assert_int_equal(tern_checksum_finish(sum), 0); /* the checksum verifies */
+    /* No header template: invalid, counted. */
+    tern_pkt_t *bad = tern_pktbuf_add(&stack.pktbuf, NULL, "x", 1, TERN_NETTYPE_UNDEF);
+    assert_int_equal(tern_netapi_send(&ip.module, bad), 0);
+    run_for(1);
+    assert_int_equal(counter(TERN_IPV6_TX_INVALID), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -448,6 +487,7 @@ int main(void)
         T(test_ipv6_receive__bad_packets_dropped_and_counted),
         T(test_ipv6_receive__hop_by_hop_option_actions),
         T(test_ipv6_set__address_added_runs_dad),
+        T(test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

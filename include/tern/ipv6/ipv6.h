@@ -8,7 +8,13 @@
  * Read first: RFC 8200 §3-§4, RFC 4861 §7, RFC 4862 §5.3-§5.4.
  *
  * One module per stack, registered in netreg for (IPV6, ALL): interfaces
- * hand it received packets, upper layers send through it. Each interface that
+ * hand it received packets (RCV), upper layers send through it (SND):
+ * [NETIF (optional, names the interface: needed for link-local and
+ * multicast destinations), IPV6 (a header template built with
+ * tern_ipv6_emit(): destination, next header, source :: for source
+ * selection, hop limit 0 for the default), payload...]; the UDP and ICMPv6
+ * checksums are filled in here. Received upper-layer packets are dispatched
+ * through netreg as [payload (type UDP/TCP), IPV6_EXT?, IPV6, NETIF]. Each interface that
  * runs IPv6 is enabled with tern_ipv6_netif_enable(); it then gets a link-local
  * address from its link address (modified EUI-64), joins the all-nodes and
  * solicited-node groups, and runs DAD. The neighbor cache, the address table
@@ -50,9 +56,20 @@ enum {
     TERN_IPV6_TX_PACKETS,       /**< packets sent */
     TERN_IPV6_TX_NO_ROUTE,      /**< no route or no usable source address */
     TERN_IPV6_TX_NOMEM,         /**< no packet buffer to build a packet */
+    TERN_IPV6_TX_INVALID,       /**< packets from upper layers without a valid IPv6 header template */
     TERN_IPV6_DAD_DUPLICATES,   /**< addresses found duplicate */
     TERN_IPV6_STAT_NUMOF
 };
+
+/**
+ * Message to the IPv6 module (post it with tern_netapi_post()): answer the
+ * received packet in content.pkt, as IPv6 dispatched it ([payload (UDP...),
+ * IPV6_EXT?, IPV6, NETIF]), with ICMPv6 Destination Unreachable, code 4
+ * Port Unreachable (RFC 4443 §3.1): "the transport protocol has no
+ * listener". The module applies the RFC 4443 §2.4 rules (no error about a
+ * multicast or an error message, rate limit) and releases the packet.
+ */
+#define TERN_IPV6_MSG_PORT_UNREACHABLE (TERN_MSG_USER + 0x60)
 
 /** IPv6 state of one interface. */
 typedef struct {
