@@ -9,32 +9,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/wire/bytes.h"
 #include "tern/wire/checksum.h"
 #include "tern/wire/icmpv6.h"
-
-static uint16_t load16(const uint8_t *p)
-{
-    return (uint16_t)(((uint16_t)p[0] << 8) | p[1]);
-}
-
-static uint32_t load32(const uint8_t *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
-static void store16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
-static void store32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
 
 bool tern_icmpv6_is_error(uint8_t type)
 {
@@ -49,7 +26,7 @@ int tern_icmpv6_hdr_parse(tern_icmpv6_hdr_t *hdr, const uint8_t *buf, size_t len
     }
     hdr->type = buf[0];
     hdr->code = buf[1];
-    hdr->checksum = load16(buf + 2);
+    hdr->checksum = tern_load16(buf + 2);
     return (int)TERN_ICMPV6_HDR_LEN;
 }
 
@@ -60,7 +37,7 @@ int tern_icmpv6_hdr_emit(const tern_icmpv6_hdr_t *hdr, uint8_t *buf, size_t len)
     }
     buf[0] = hdr->type;
     buf[1] = hdr->code;
-    store16(buf + 2, hdr->checksum);
+    tern_store16(buf + 2, hdr->checksum);
     return (int)TERN_ICMPV6_HDR_LEN;
 }
 
@@ -80,8 +57,8 @@ int tern_icmpv6_echo_parse(tern_icmpv6_echo_repr_t *repr, const uint8_t *buf, si
         return -EBADMSG;
     }
     repr->type = buf[0];
-    repr->identifier = load16(buf + 4);
-    repr->sequence = load16(buf + 6);
+    repr->identifier = tern_load16(buf + 4);
+    repr->sequence = tern_load16(buf + 6);
     repr->data = buf + TERN_ICMPV6_FIXED_LEN;
     repr->data_len = len - TERN_ICMPV6_FIXED_LEN;
     return length_result(len);
@@ -113,9 +90,9 @@ int tern_icmpv6_echo_emit(const tern_icmpv6_echo_repr_t *repr, uint8_t *buf, siz
     }
     buf[0] = repr->type;
     buf[1] = 0;
-    store16(buf + 2, 0);
-    store16(buf + 4, repr->identifier);
-    store16(buf + 6, repr->sequence);
+    tern_store16(buf + 2, 0);
+    tern_store16(buf + 4, repr->identifier);
+    tern_store16(buf + 6, repr->sequence);
     return (int)need;
 }
 
@@ -126,7 +103,7 @@ int tern_icmpv6_error_parse(tern_icmpv6_error_repr_t *repr, const uint8_t *buf, 
     }
     repr->type = buf[0];
     repr->code = buf[1];
-    repr->param = load32(buf + 4);
+    repr->param = tern_load32(buf + 4);
     repr->invoking = buf + TERN_ICMPV6_FIXED_LEN;
     repr->invoking_len = len - TERN_ICMPV6_FIXED_LEN;
     return length_result(len);
@@ -157,8 +134,8 @@ int tern_icmpv6_error_emit(const tern_icmpv6_error_repr_t *repr, uint8_t *buf, s
     }
     buf[0] = repr->type;
     buf[1] = repr->code;
-    store16(buf + 2, 0);
-    store32(buf + 4, repr->param);
+    tern_store16(buf + 2, 0);
+    tern_store32(buf + 4, repr->param);
     return (int)need;
 }
 
@@ -207,8 +184,8 @@ int tern_icmpv6_checksum_fill(uint8_t *buf, size_t len, const tern_ipv6_addr_t *
     if (len < TERN_ICMPV6_HDR_LEN) {
         return -EBADMSG;
     }
-    store16(buf + 2, 0);
+    tern_store16(buf + 2, 0);
     tern_checksum_span_t span = { buf, len };
-    store16(buf + 2, tern_icmpv6_checksum_compute(src, dst, &span, 1));
+    tern_store16(buf + 2, tern_icmpv6_checksum_compute(src, dst, &span, 1));
     return 0;
 }

@@ -9,31 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/wire/bytes.h"
 #include "tern/wire/ipv6.h"
-
-static uint16_t load16(const uint8_t *p)
-{
-    return (uint16_t)(((unsigned)p[0] << 8) | p[1]);
-}
-
-static uint32_t load32(const uint8_t *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
-static void store16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
-static void store32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
 
 /* --- fixed header -------------------------------------------------------- */
 
@@ -46,13 +23,13 @@ int tern_ipv6_parse(tern_ipv6_repr_t *repr, const uint8_t *buf, size_t len)
         return -EBADMSG;
     }
     /* Version (4 bits) | Traffic Class (8) | Flow Label (20) (RFC 8200 §3). */
-    uint32_t word = load32(&buf[0]);
+    uint32_t word = tern_load32(&buf[0]);
     if ((word >> 28) != 6) {
         return -EBADMSG;
     }
     repr->traffic_class = (uint8_t)(word >> 20);
     repr->flow_label = word & TERN_IPV6_FLOW_LABEL_MAX;
-    repr->payload_len = load16(&buf[4]);
+    repr->payload_len = tern_load16(&buf[4]);
     repr->next_header = buf[6];
     repr->hop_limit = buf[7];
     memcpy(repr->src.u8, &buf[8], 16);
@@ -85,8 +62,8 @@ int tern_ipv6_emit(const tern_ipv6_repr_t *repr, uint8_t *buf, size_t len)
     if (len < TERN_IPV6_HDR_LEN) {
         return -ENOBUFS;
     }
-    store32(&buf[0], (UINT32_C(6) << 28) | ((uint32_t)repr->traffic_class << 20) | repr->flow_label);
-    store16(&buf[4], repr->payload_len);
+    tern_store32(&buf[0], (UINT32_C(6) << 28) | ((uint32_t)repr->traffic_class << 20) | repr->flow_label);
+    tern_store16(&buf[4], repr->payload_len);
     buf[6] = repr->next_header;
     buf[7] = repr->hop_limit;
     memcpy(&buf[8], repr->src.u8, 16);
@@ -205,7 +182,7 @@ int tern_ipv6_ext_walk_next(tern_ipv6_ext_walk_t *walk, tern_ipv6_ext_t *ext)
     walk->next_header = found.next_header;
     if (type == TERN_IPV6_NH_FRAGMENT) {
         /* A non-first fragment carries fragment data, not headers (§4.5). */
-        uint16_t frag_offset = load16(&walk->buf[found.offset + 2]) >> 3;
+        uint16_t frag_offset = tern_load16(&walk->buf[found.offset + 2]) >> 3;
         if (frag_offset != 0) {
             walk->done = true;
         }
@@ -311,11 +288,11 @@ int tern_ipv6_frag_parse(tern_ipv6_frag_repr_t *repr, const uint8_t *buf, size_t
         return -EBADMSG;
     }
     /* Next Header | Reserved | Fragment Offset (13) Res (2) M (1) | Identification */
-    uint16_t word = load16(&buf[2]);
+    uint16_t word = tern_load16(&buf[2]);
     repr->next_header = buf[0];
     repr->offset = (uint16_t)(word >> 3);
     repr->more = (word & 1u) != 0;
-    repr->identification = load32(&buf[4]);
+    repr->identification = tern_load32(&buf[4]);
     return TERN_IPV6_FRAG_HDR_LEN;
 }
 
@@ -329,8 +306,8 @@ int tern_ipv6_frag_emit(const tern_ipv6_frag_repr_t *repr, uint8_t *buf, size_t 
     }
     buf[0] = repr->next_header;
     buf[1] = 0;
-    store16(&buf[2], (uint16_t)((repr->offset << 3) | (repr->more ? 1u : 0u)));
-    store32(&buf[4], repr->identification);
+    tern_store16(&buf[2], (uint16_t)((repr->offset << 3) | (repr->more ? 1u : 0u)));
+    tern_store32(&buf[4], repr->identification);
     return TERN_IPV6_FRAG_HDR_LEN;
 }
 

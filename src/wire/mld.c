@@ -9,19 +9,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/wire/bytes.h"
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/mld.h"
-
-static uint16_t load16(const uint8_t *p)
-{
-    return (uint16_t)(((uint16_t)p[0] << 8) | p[1]);
-}
-
-static void store16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
 
 /* ---- Floating-point codes (RFC 3810 §5.1.3, §5.1.9) ---------------------------- */
 
@@ -90,13 +80,13 @@ int tern_mld_query_parse(tern_mld_query_repr_t *repr, const uint8_t *buf, size_t
     uint16_t sources = 0;
     size_t used = TERN_MLD_V1_LEN;
     if (len >= TERN_MLD_V2_QUERY_MIN_LEN) {
-        sources = load16(buf + 26);
+        sources = tern_load16(buf + 26);
         used = TERN_MLD_V2_QUERY_MIN_LEN + (size_t)sources * 16u;
         if (used > len) {
             return -EBADMSG;
         }
     }
-    repr->max_resp_code = load16(buf + 4);
+    repr->max_resp_code = tern_load16(buf + 4);
     memcpy(repr->group.u8, buf + 8, 16);
     if (len == TERN_MLD_V1_LEN) {
         /* RFC 2710 §3.4: Maximum Response Delay in milliseconds. */
@@ -152,13 +142,13 @@ int tern_mld_query_emit(const tern_mld_query_repr_t *repr, uint8_t *buf, size_t 
         }
         buf[24] = (uint8_t)((repr->suppress ? 0x08u : 0u) | repr->qrv);
         buf[25] = repr->qqic;
-        store16(buf + 26, repr->source_count);
+        tern_store16(buf + 26, repr->source_count);
     }
     buf[0] = TERN_ICMPV6_MLD_QUERY;
     buf[1] = 0;
-    store16(buf + 2, 0);
-    store16(buf + 4, repr->max_resp_code);
-    store16(buf + 6, 0);
+    tern_store16(buf + 2, 0);
+    tern_store16(buf + 4, repr->max_resp_code);
+    tern_store16(buf + 6, 0);
     memcpy(buf + 8, repr->group.u8, 16);
     return (int)need;
 }
@@ -172,7 +162,7 @@ int tern_mld_v1_parse(tern_mld_v1_repr_t *repr, const uint8_t *buf, size_t len)
         return -EBADMSG;
     }
     repr->type = buf[0];
-    repr->max_resp_delay = load16(buf + 4);
+    repr->max_resp_delay = tern_load16(buf + 4);
     memcpy(repr->group.u8, buf + 8, 16);
     return (int)TERN_MLD_V1_LEN;
 }
@@ -187,9 +177,9 @@ int tern_mld_v1_emit(const tern_mld_v1_repr_t *repr, uint8_t *buf, size_t len)
     }
     buf[0] = repr->type;
     buf[1] = 0;
-    store16(buf + 2, 0);
-    store16(buf + 4, repr->max_resp_delay);
-    store16(buf + 6, 0);
+    tern_store16(buf + 2, 0);
+    tern_store16(buf + 4, repr->max_resp_delay);
+    tern_store16(buf + 6, 0);
     memcpy(buf + 8, repr->group.u8, 16);
     return (int)TERN_MLD_V1_LEN;
 }
@@ -203,7 +193,7 @@ static size_t record_size(const uint8_t *p, size_t left)
         return 0;
     }
     /* §5.2.5 Aux Data Len in 32-bit words, §5.2.6 Number of Sources. */
-    size_t size = TERN_MLD_RECORD_MIN_LEN + (size_t)load16(p + 2) * 16u + (size_t)p[1] * 4u;
+    size_t size = TERN_MLD_RECORD_MIN_LEN + (size_t)tern_load16(p + 2) * 16u + (size_t)p[1] * 4u;
     return size <= left ? size : 0;
 }
 
@@ -212,7 +202,7 @@ int tern_mld_report_parse(tern_mld_report_repr_t *repr, const uint8_t *buf, size
     if (len < TERN_MLD_V2_REPORT_HDR_LEN || buf[0] != TERN_ICMPV6_MLDV2_REPORT) {
         return -EBADMSG;
     }
-    uint16_t count = load16(buf + 6);
+    uint16_t count = tern_load16(buf + 6);
     size_t offset = TERN_MLD_V2_REPORT_HDR_LEN;
     for (uint16_t i = 0; i < count; i++) {
         size_t size = record_size(buf + offset, len - offset);
@@ -248,7 +238,7 @@ int tern_mld_record_next(tern_mld_record_iter_t *it, tern_mld_record_t *rec)
     if (size == 0) {
         return -EBADMSG;
     }
-    uint16_t sources = load16(p + 2);
+    uint16_t sources = tern_load16(p + 2);
     rec->type = p[0];
     memcpy(rec->group.u8, p + 4, 16);
     rec->source_count = sources;
@@ -272,9 +262,9 @@ int tern_mld_report_hdr_emit(uint16_t record_count, uint8_t *buf, size_t len)
     }
     buf[0] = TERN_ICMPV6_MLDV2_REPORT;
     buf[1] = 0;
-    store16(buf + 2, 0);
-    store16(buf + 4, 0);
-    store16(buf + 6, record_count);
+    tern_store16(buf + 2, 0);
+    tern_store16(buf + 4, 0);
+    tern_store16(buf + 6, record_count);
     return (int)TERN_MLD_V2_REPORT_HDR_LEN;
 }
 
@@ -299,7 +289,7 @@ int tern_mld_record_emit(const tern_mld_record_t *rec, uint8_t *buf, size_t len)
     }
     buf[0] = rec->type;
     buf[1] = (uint8_t)(rec->aux_len / 4u);
-    store16(buf + 2, rec->source_count);
+    tern_store16(buf + 2, rec->source_count);
     memcpy(buf + 4, rec->group.u8, 16);
     return (int)need;
 }
@@ -326,7 +316,7 @@ int tern_mld_report_emit(uint8_t record_type, const tern_ipv6_addr_t *groups, si
     for (size_t i = 0; i < count; i++) {
         p[0] = record_type;
         p[1] = 0;
-        store16(p + 2, 0);
+        tern_store16(p + 2, 0);
         memcpy(p + 4, groups[i].u8, 16);
         p += TERN_MLD_RECORD_MIN_LEN;
     }

@@ -9,33 +9,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/wire/bytes.h"
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6_addr.h"
 #include "tern/wire/ndp.h"
-
-static uint16_t load16(const uint8_t *p)
-{
-    return (uint16_t)(((uint16_t)p[0] << 8) | p[1]);
-}
-
-static uint32_t load32(const uint8_t *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
-static void store16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
-static void store32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
 
 /* ---- Options (RFC 4861 §4.6) ------------------------------------------------ */
 
@@ -166,9 +143,9 @@ int tern_ndp_ra_parse(tern_ndp_ra_repr_t *repr, const uint8_t *buf, size_t len)
     }
     repr->cur_hop_limit = buf[4];
     repr->flags = buf[5];
-    repr->router_lifetime = load16(buf + 6);
-    repr->reachable_time = load32(buf + 8);
-    repr->retrans_timer = load32(buf + 12);
+    repr->router_lifetime = tern_load16(buf + 6);
+    repr->reachable_time = tern_load32(buf + 8);
+    repr->retrans_timer = tern_load32(buf + 12);
     return rc;
 }
 
@@ -186,9 +163,9 @@ int tern_ndp_ra_emit(const tern_ndp_ra_repr_t *repr, uint8_t *buf, size_t len)
     }
     buf[4] = repr->cur_hop_limit;
     buf[5] = repr->flags;
-    store16(buf + 6, repr->router_lifetime);
-    store32(buf + 8, repr->reachable_time);
-    store32(buf + 12, repr->retrans_timer);
+    tern_store16(buf + 6, repr->router_lifetime);
+    tern_store32(buf + 8, repr->reachable_time);
+    tern_store32(buf + 12, repr->retrans_timer);
     return rc;
 }
 
@@ -424,8 +401,8 @@ int tern_ndp_opt_prefix_info_parse(tern_ndp_opt_prefix_info_t *repr, const tern_
     const uint8_t *p = opt->data;
     repr->prefix_len = p[2];
     repr->flags = p[3]; /* L, A, R and reserved bits, as sent */
-    repr->valid_lifetime = load32(p + 4);
-    repr->preferred_lifetime = load32(p + 8);
+    repr->valid_lifetime = tern_load32(p + 4);
+    repr->preferred_lifetime = tern_load32(p + 8);
     /* p[12..15]: Reserved2, ignored. */
     memcpy(repr->prefix.u8, p + 16, 16);
     return 0;
@@ -443,9 +420,9 @@ int tern_ndp_opt_prefix_info_emit(const tern_ndp_opt_prefix_info_t *repr, uint8_
     buf[1] = TERN_NDP_OPT_PREFIX_INFO_LEN / TERN_NDP_OPT_UNIT;
     buf[2] = repr->prefix_len;
     buf[3] = repr->flags;
-    store32(buf + 4, repr->valid_lifetime);
-    store32(buf + 8, repr->preferred_lifetime);
-    store32(buf + 12, 0);
+    tern_store32(buf + 4, repr->valid_lifetime);
+    tern_store32(buf + 8, repr->preferred_lifetime);
+    tern_store32(buf + 12, 0);
     memcpy(buf + 16, repr->prefix.u8, 16);
     return (int)TERN_NDP_OPT_PREFIX_INFO_LEN;
 }
@@ -493,7 +470,7 @@ int tern_ndp_opt_mtu_parse(uint32_t *mtu, const tern_ndp_opt_t *opt)
     if (opt->type != TERN_NDP_OPT_MTU || opt->len != TERN_NDP_OPT_MTU_LEN) {
         return -EBADMSG;
     }
-    *mtu = load32(opt->data + 4);
+    *mtu = tern_load32(opt->data + 4);
     return 0;
 }
 
@@ -504,8 +481,8 @@ int tern_ndp_opt_mtu_emit(uint32_t mtu, uint8_t *buf, size_t len)
     }
     buf[0] = TERN_NDP_OPT_MTU;
     buf[1] = TERN_NDP_OPT_MTU_LEN / TERN_NDP_OPT_UNIT;
-    store16(buf + 2, 0);
-    store32(buf + 4, mtu);
+    tern_store16(buf + 2, 0);
+    tern_store32(buf + 4, mtu);
     return (int)TERN_NDP_OPT_MTU_LEN;
 }
 
@@ -518,7 +495,7 @@ int tern_ndp_opt_rdnss_parse(tern_ndp_opt_rdnss_t *repr, const tern_ndp_opt_t *o
     if (opt->type != TERN_NDP_OPT_RDNSS || units < 3 || units % 2 == 0) {
         return -EBADMSG;
     }
-    repr->lifetime = load32(opt->data + 4);
+    repr->lifetime = tern_load32(opt->data + 4);
     repr->addrs = opt->data + TERN_NDP_OPT_RDNSS_FIXED;
     repr->count = (units - 1) / 2;
     return 0;
@@ -550,7 +527,7 @@ int tern_ndp_opt_rdnss_emit(const tern_ndp_opt_rdnss_t *repr, uint8_t *buf, size
     memmove(buf + TERN_NDP_OPT_RDNSS_FIXED, repr->addrs, 16 * repr->count);
     buf[0] = TERN_NDP_OPT_RDNSS;
     buf[1] = (uint8_t)(need / TERN_NDP_OPT_UNIT);
-    store16(buf + 2, 0);
-    store32(buf + 4, repr->lifetime);
+    tern_store16(buf + 2, 0);
+    tern_store32(buf + 4, repr->lifetime);
     return (int)need;
 }

@@ -7,21 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tern/wire/bytes.h"
 #include "tern/wire/udp.h"
 
 /* IANA protocol number of UDP, the pseudo-header's Next Header. */
 #define NEXT_HEADER_UDP 17u
-
-static uint16_t load16(const uint8_t *p)
-{
-    return (uint16_t)(((unsigned)p[0] << 8) | p[1]);
-}
-
-static void store16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
 
 int tern_udp_parse(tern_udp_repr_t *repr, const uint8_t *buf, size_t len)
 {
@@ -31,15 +21,15 @@ int tern_udp_parse(tern_udp_repr_t *repr, const uint8_t *buf, size_t len)
     if (len < TERN_UDP_HDR_LEN) {
         return -EBADMSG;
     }
-    uint16_t length = load16(&buf[4]);
+    uint16_t length = tern_load16(&buf[4]);
     /* RFC 768: Length counts header and data, so at least 8. */
     if (length < TERN_UDP_HDR_LEN || length > len) {
         return -EBADMSG;
     }
-    repr->src_port = load16(&buf[0]);
-    repr->dst_port = load16(&buf[2]);
+    repr->src_port = tern_load16(&buf[0]);
+    repr->dst_port = tern_load16(&buf[2]);
     repr->length = length;
-    repr->checksum = load16(&buf[6]);
+    repr->checksum = tern_load16(&buf[6]);
     return TERN_UDP_HDR_LEN;
 }
 
@@ -57,10 +47,10 @@ int tern_udp_emit(const tern_udp_repr_t *repr, uint8_t *buf, size_t len)
     if (len < TERN_UDP_HDR_LEN) {
         return -ENOBUFS;
     }
-    store16(&buf[0], repr->src_port);
-    store16(&buf[2], repr->dst_port);
-    store16(&buf[4], repr->length);
-    store16(&buf[6], repr->checksum);
+    tern_store16(&buf[0], repr->src_port);
+    tern_store16(&buf[2], repr->dst_port);
+    tern_store16(&buf[4], repr->length);
+    tern_store16(&buf[6], repr->checksum);
     return TERN_UDP_HDR_LEN;
 }
 
@@ -72,7 +62,7 @@ int tern_udp_set_checksum(uint8_t *buf, size_t len, uint16_t checksum)
     if (len < TERN_UDP_HDR_LEN) {
         return -ENOBUFS;
     }
-    store16(&buf[6], checksum);
+    tern_store16(&buf[6], checksum);
     return 0;
 }
 
