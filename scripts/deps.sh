@@ -6,6 +6,7 @@
 #   scripts/deps.sh node     build and run tern-node: cmake ninja-build gcc libc6-dev pkg-config
 #   scripts/deps.sh test     node + clang libclang-rt-14-dev libcmocka-dev gcc-arm-none-eabi
 #                            libnewlib-arm-none-eabi python3 python3-pytest valgrind tshark
+#                            iproute2 iputils-ping radvd (radvd: the node-as-host RA test)
 #   scripts/deps.sh --list test   print the packages of a set and exit
 #
 # Quiet and without side effects when everything is there. As root it runs
@@ -33,7 +34,7 @@ done
 
 node_pkgs=(cmake ninja-build gcc libc6-dev pkg-config)
 test_pkgs=("${node_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev gcc-arm-none-eabi libnewlib-arm-none-eabi
-           python3 python3-pytest valgrind tshark iproute2 iputils-ping)
+           python3 python3-pytest valgrind tshark iproute2 iputils-ping radvd)
 
 wanted=()
 for s in "${sets[@]}"; do

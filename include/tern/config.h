@@ -163,6 +163,39 @@ _Static_assert(TERN_CONF_IPV6_IFS >= 1 && TERN_CONF_IPV6_IFS <= 16,
 _Static_assert(TERN_CONF_IPV6_ADDRS >= 1 && TERN_CONF_IPV6_ADDRS <= 64,
                "TERN_CONF_IPV6_ADDRS out of range [1, 64]");
 
+/**
+ * ICMPv6 error rate limit (RFC 4443 §2.4 (f)): a token bucket of this many
+ * errors a second (RATE) holding at most BURST. Defaults: 10/s, burst 10.
+ */
+#ifndef TERN_CONF_ICMPV6_ERROR_RATE
+#define TERN_CONF_ICMPV6_ERROR_RATE 10u
+#endif
+#ifndef TERN_CONF_ICMPV6_ERROR_BURST
+#define TERN_CONF_ICMPV6_ERROR_BURST 10u
+#endif
+_Static_assert(TERN_CONF_ICMPV6_ERROR_RATE >= 1 && TERN_CONF_ICMPV6_ERROR_BURST >= 1,
+               "ICMPv6 error rate and burst must be at least 1");
+
+/**
+ * Router mode (RFC 4861 §6.2.1): MaxRtrAdvInterval and MinRtrAdvInterval,
+ * seconds. Unsolicited Router Advertisements go at random intervals
+ * between the two (the first MAX_INITIAL_RTR_ADVERTISEMENTS at most 16 s
+ * apart). Defaults 600 s and 200 s (§6.2.1: Max 600, Min 0.33 x Max); the
+ * advertised Router Lifetime is 3 x Max, at most 9000 s. Ranges of §6.2.1:
+ * Max 4..1800, Min 3..0.75 x Max. No memory cost.
+ */
+#ifndef TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL
+#define TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL 600u
+#endif
+#ifndef TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL
+#define TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL 200u
+#endif
+_Static_assert(TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL >= 4 && TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL <= 1800,
+               "TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL out of range [4, 1800] (RFC 4861 §6.2.1)");
+_Static_assert(TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL >= 3 &&
+                   TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL * 4 <= TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL * 3,
+               "TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL out of range [3, 0.75 x Max] (RFC 4861 §6.2.1)");
+
 /* ---------------------------------------------------------------- shell */
 
 /** Longest shell line in bytes, including the terminating NUL. */

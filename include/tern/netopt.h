@@ -59,6 +59,15 @@ typedef enum {
     /** Remove an IPv6 address (SET on the IPv6 module; context: interface index). Value:
      *  tern_ipv6_addr_config_t; the prefix length is ignored. */
     TERN_NETOPT_IPV6_ADDR_DEL,
+    /** Router (1) or host (0) (SET on the IPv6 module; context ignored). Value: uint8_t.
+     *  See tern_ipv6_set_router() (ipv6/ipv6.h). */
+    TERN_NETOPT_IPV6_ROUTER,
+    /** Forwarding table (GET on the IPv6 module; context ignored). Value:
+     *  tern_ipv6_route_list_t (ipv6/ipv6.h). */
+    TERN_NETOPT_IPV6_ROUTES,
+    /** Neighbor Discovery parameters of an interface (GET on the IPv6 module; context:
+     *  interface index). Value: tern_ipv6_link_params_t (ipv6/ipv6.h). */
+    TERN_NETOPT_IPV6_LINK_PARAMS,
     /** Number of options; not an option. */
     TERN_NETOPT_NUMOF
 } tern_netopt_t;

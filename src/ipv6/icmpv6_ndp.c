@@ -73,7 +73,9 @@ static void send_na(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_
 {
     uint8_t opt[LLADDR_OPT_MAX];
     size_t opt_len = own_lladdr_option(ipif, TERN_NDP_OPT_TLLA, opt);
-    tern_ndp_na_repr_t na = { .flags = flags, .target = *target, .options = opt, .options_len = opt_len };
+    /* §7.2.4: a router sets the Router flag (else hosts drop it as a default router, §7.2.5). */
+    uint8_t all = (uint8_t)(flags | (ip->router ? TERN_NDP_NA_FLAG_ROUTER : 0u));
+    tern_ndp_na_repr_t na = { .flags = all, .target = *target, .options = opt, .options_len = opt_len };
     size_t len = tern_ndp_na_len(&na);
     tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, len, TERN_NETTYPE_ICMPV6);
     if (msg == NULL) {
@@ -113,7 +115,7 @@ static void ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_re
     if (slla_len > 0) {
         (void)tern_nc_lladdr_seen(&ipif->nc, &hdr->src, slla, slla_len, false, ipv6_now(ip));
     }
-    /* §7.2.4: solicited, override (we are not an anycast responder), not a router. */
+    /* §7.2.4: solicited, override (we are not an anycast responder); R if a router. */
     send_na(ip, ipif, &ns.target, &hdr->src, TERN_NDP_NA_FLAG_SOLICITED | TERN_NDP_NA_FLAG_OVERRIDE);
 }
 
@@ -230,8 +232,14 @@ void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     case TERN_ICMPV6_NEIGHBOR_ADVERT:
         na_receive(ip, ipif, hdr, b, msg->size);
         break;
+    case TERN_ICMPV6_ROUTER_SOLICIT:
+        ipv6_ndp_rs_receive(ip, ipif, hdr, b, msg->size);
+        break;
+    case TERN_ICMPV6_ROUTER_ADVERT:
+        ipv6_ndp_ra_receive(ip, ipif, hdr, b, msg->size);
+        break;
     default:
-        /* RS/RA, MLD, Redirect, error messages: not handled yet. */
+        /* MLD, Redirect, error messages: not handled yet. */
         ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
         break;
     }

@@ -43,6 +43,15 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_TX_NOMEM] = "tx_nomem",
     [TERN_IPV6_TX_INVALID] = "tx_invalid",
     [TERN_IPV6_DAD_DUPLICATES] = "dad_duplicates",
+    [TERN_IPV6_ICMP_ERRORS_OUT] = "icmp_errors_out",
+    [TERN_IPV6_ICMP_ERRORS_SUPPRESSED] = "icmp_errors_suppressed",
+    [TERN_IPV6_ICMP_RATE_LIMITED] = "icmp_rate_limited",
+    [TERN_IPV6_RX_NO_PROTO] = "rx_no_proto",
+    [TERN_IPV6_RS_SENT] = "rs_sent",
+    [TERN_IPV6_RA_SENT] = "ra_sent",
+    [TERN_IPV6_RA_RECEIVED] = "ra_received",
+    [TERN_IPV6_RD_IGNORED] = "rd_ignored",
+    [TERN_IPV6_RA_OPT_IGNORED] = "ra_opt_ignored",
 };
 
 uint64_t ipv6_now(const tern_ipv6_t *ip)
@@ -56,7 +65,7 @@ tern_pktbuf_t *ipv6_pktbuf(tern_ipv6_t *ip)
 }
 
 /* xorshift32: protocol randomness (RFC 4861 §6.3.2, RFC 4862 §5.4.2); not cryptographic. */
-static uint32_t ipv6_random(tern_ipv6_t *ip)
+uint32_t ipv6_random(tern_ipv6_t *ip)
 {
     uint32_t x = ip->rng;
     x ^= x << 13;
@@ -76,6 +85,11 @@ static tern_ipv6_if_t *find_if(tern_ipv6_t *ip, uint16_t if_index)
     return NULL;
 }
 
+tern_ipv6_if_t *ipv6_find_if(tern_ipv6_t *ip, uint16_t if_index)
+{
+    return find_if(ip, if_index);
+}
+
 /* ------------------------------------------------------------ timer */
 
 static void reschedule(tern_ipv6_t *ip)
@@ -90,6 +104,8 @@ static void reschedule(tern_ipv6_t *ip)
         uint64_t a = tern_ipv6_addrs_next_deadline(&ipif->addrs);
         next = (n < next) ? n : next;
         next = (a < next) ? a : next;
+        uint64_t r = ipv6_rd_next_deadline(ipif);
+        next = (r < next) ? r : next;
     }
     if (next == ip->timer_at) {
         return;
@@ -110,6 +126,7 @@ static void tick(tern_ipv6_t *ip)
         if (ipif->netif != NULL) {
             tern_ipv6_addrs_tick(&ipif->addrs, now);
             tern_nc_tick(&ipif->nc, now);
+            ipv6_rd_tick(ipif, now);
         }
     }
     (void)tern_fib_expire(&ip->fib, now);
@@ -196,10 +213,11 @@ int ipv6_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *s
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
     tern_ipv6_addr_t next_hop = *dst;
     bool link_scope = tern_ipv6_addr_is_multicast(dst) || tern_ipv6_addr_is_link_local(dst);
-    if (ipif == NULL && !link_scope) {
-        /* RFC 4861 §5.2: next-hop determination by longest prefix match. */
+    if (!link_scope) {
+        /* RFC 4861 §5.2: next-hop determination by longest prefix match (on the
+         * given interface, if any: a reply to an off-link peer goes via its router). */
         const tern_fib_route_t *r = tern_fib_lookup(&ip->fib, dst, ipv6_now(ip));
-        if (r != NULL) {
+        if (r != NULL && (ipif == NULL || r->if_index == ipif->netif->index)) {
             ipif = find_if(ip, r->if_index);
             if (!tern_ipv6_addr_is_unspecified(&r->next_hop)) {
                 next_hop = r->next_hop;
@@ -303,7 +321,8 @@ static void addrs_duplicate(void *ctx, const tern_ipv6_addr_t *addr)
     ipv6_count(ipif->ip, TERN_IPV6_DAD_DUPLICATES);
 }
 
-static const tern_ipv6_addrs_ops_t addrs_ops = { ipv6_ndp_send_dad_ns, addrs_group, addrs_duplicate, NULL };
+static const tern_ipv6_addrs_ops_t addrs_ops = { ipv6_ndp_send_dad_ns, addrs_group, addrs_duplicate,
+                                                  ipv6_rd_addr_ready };
 
 /* ------------------------------------------------------------ enable */
 
@@ -341,6 +360,7 @@ static void enable(tern_ipv6_t *ip, tern_netif_t *netif)
                                   TERN_IPV6_LIFETIME_INFINITE, ipv6_random(ip) % MAX_DAD_DELAY_US,
                                   ipv6_now(ip));
     }
+    ipv6_rd_enable(ipif); /* RFC 4861 §6.3.7 solicit (host), §6.2.4 advertise (router) */
 }
 
 int tern_ipv6_netif_enable(tern_ipv6_t *ip, tern_netif_t *netif)
@@ -360,7 +380,7 @@ static bool for_us(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, bool *tent
     *tentative = false;
     if (tern_ipv6_addr_is_multicast(dst)) {
         const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
-        if (tern_ipv6_addr_equal(dst, &all_nodes)) {
+        if (tern_ipv6_addr_equal(dst, &all_nodes) || ipv6_rd_all_routers(ipif, dst)) {
             return true;
         }
         if (!tern_ipv6_addr_is_solicited_node(dst)) {
@@ -382,13 +402,24 @@ static bool for_us(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, bool *tent
     return true;
 }
 
+/** What the extension headers of a received packet ask for. */
+typedef struct {
+    int ext_len;       /**< bytes of extension headers; -1: discard the packet */
+    uint8_t upper;     /**< the next header after them */
+    uint16_t nh_field; /**< offset (from the IPv6 header) of the field naming @ref upper */
+    bool icmp;         /**< with the discard: send Parameter Problem ... */
+    uint8_t code;      /**< ... of this code ... */
+    uint16_t pointer;  /**< ... pointing here (from the IPv6 header) */
+} ext_verdict_t;
+
 /*
  * Hop-by-Hop / Destination options (RFC 8200 §4.2): known ones (padding,
  * Router Alert) are skipped; unknown ones act on their two high bits.
- * @return true to go on, false to discard (the ICMPv6 Parameter Problem that
- *         actions 10 and 11 ask for is not sent yet).
+ * @p base: offset of the header from the IPv6 header, for the pointer.
+ * @return true to go on; false to discard (@p v says whether with an error).
  */
-static bool options_acceptable(const uint8_t *hdr, size_t len)
+static bool options_acceptable(const uint8_t *hdr, size_t len, size_t base, bool dst_multicast,
+                               ext_verdict_t *v)
 {
     tern_ipv6_opt_iter_t it;
     tern_ipv6_opt_t opt;
@@ -398,36 +429,48 @@ static bool options_acceptable(const uint8_t *hdr, size_t len)
         if (opt.type == TERN_IPV6_OPT_ROUTER_ALERT) {
             continue;
         }
-        if (tern_ipv6_opt_action(opt.type) != TERN_IPV6_OPT_ACTION_SKIP) {
-            return false;
+        tern_ipv6_opt_action_t action = tern_ipv6_opt_action(opt.type);
+        if (action == TERN_IPV6_OPT_ACTION_SKIP) {
+            continue;
         }
+        v->icmp = action == TERN_IPV6_OPT_ACTION_DISCARD_ICMP ||
+                  (action == TERN_IPV6_OPT_ACTION_DISCARD_ICMP_UNICAST && !dst_multicast);
+        v->pointer = (uint16_t)(base + opt.offset);
+        return false;
     }
     return r == 0;
 }
 
-/*
- * Step over the extension headers at the start of @p pkt (RFC 8200 §4).
- * @return bytes of extension headers, with *@p upper the next header after
- *         them; -1 to discard.
- */
-static int walk_extensions(const tern_pkt_t *pkt, uint8_t first, uint8_t *upper)
+/* Step over the extension headers at the start of @p pkt (RFC 8200 §4). */
+static ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr_t *hdr)
 {
+    ext_verdict_t v = { .ext_len = -1, .upper = 0, .nh_field = 6, .icmp = false,
+                        .code = TERN_ICMPV6_PARAM_PROBLEM_OPTION, .pointer = 0 };
+    bool dst_multicast = tern_ipv6_addr_is_multicast(&hdr->dst);
     tern_ipv6_ext_walk_t walk;
     tern_ipv6_ext_t ext;
     int r;
-    tern_ipv6_ext_walk_init(&walk, pkt->data, pkt->size, first);
+    tern_ipv6_ext_walk_init(&walk, pkt->data, pkt->size, hdr->next_header);
     while ((r = tern_ipv6_ext_walk_next(&walk, &ext)) > 0) {
         const uint8_t *h = (const uint8_t *)pkt->data + ext.offset;
+        size_t base = TERN_IPV6_HDR_LEN + ext.offset;
         switch (ext.type) {
         case TERN_IPV6_NH_HOP_BY_HOP:
-            /* §4.1: only immediately after the fixed header. */
-            if (ext.offset != 0 || !options_acceptable(h, ext.len)) {
-                return -1;
+            /* §4.1, §4.3: only immediately after the fixed header; anywhere
+             * else the Next Header naming it is unrecognized (code 1). */
+            if (ext.offset != 0) {
+                v.icmp = true;
+                v.code = TERN_ICMPV6_PARAM_PROBLEM_NEXT_HEADER;
+                v.pointer = v.nh_field;
+                return v;
+            }
+            if (!options_acceptable(h, ext.len, base, dst_multicast, &v)) {
+                return v;
             }
             break;
         case TERN_IPV6_NH_DEST_OPTS:
-            if (!options_acceptable(h, ext.len)) {
-                return -1;
+            if (!options_acceptable(h, ext.len, base, dst_multicast, &v)) {
+                return v;
             }
             break;
         case TERN_IPV6_NH_ROUTING: {
@@ -435,20 +478,22 @@ static int walk_extensions(const tern_pkt_t *pkt, uint8_t first, uint8_t *upper)
              * would have to process it, and no routing type is supported. */
             tern_ipv6_routing_repr_t rt;
             if (tern_ipv6_routing_parse(&rt, h, ext.len) < 0 || rt.segments_left != 0) {
-                return -1;
+                return v;
             }
             break;
         }
         default:
             /* Fragment (reassembly not implemented yet), AH, mobility...: discard. */
-            return -1;
+            return v;
         }
+        v.nh_field = (uint16_t)base; /* this header's first byte names the next */
     }
     if (r < 0 || tern_ipv6_is_ext_header(walk.next_header)) {
-        return -1;
+        return v;
     }
-    *upper = walk.next_header;
-    return (int)walk.offset;
+    v.upper = walk.next_header;
+    v.ext_len = (int)walk.offset;
+    return v;
 }
 
 static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
@@ -502,12 +547,17 @@ static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
     if (pkt->size > (size_t)plen) {
         (void)tern_pktbuf_realloc_data(pb, pkt, (size_t)plen);
     }
-    uint8_t upper;
-    int ext_len = walk_extensions(pkt, hdr.next_header, &upper);
+    ext_verdict_t v = walk_extensions(pkt, &hdr);
+    uint8_t upper = v.upper;
+    int ext_len = v.ext_len;
     if (ext_len < 0 || (ext_len > 0 && (size_t)ext_len == pkt->size) ||
         (ext_len > 0 && tern_pktbuf_mark(pb, pkt, (size_t)ext_len, TERN_NETTYPE_IPV6_EXT) == NULL)) {
         ipv6_count(ip, TERN_IPV6_RX_EXT_DROPPED);
-        tern_pktbuf_release(pb, pkt);
+        if (v.icmp && !tentative) {
+            ipv6_icmpv6_error(ip, pkt, TERN_ICMPV6_PARAM_PROBLEM, v.code, v.pointer);
+        } else {
+            tern_pktbuf_release(pb, pkt);
+        }
         return;
     }
     /* RFC 4862 §5.4: a tentative address takes NS and NA only. */
@@ -527,12 +577,31 @@ static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
         ipv6_icmpv6_receive(ip, ipif, &hdr, pkt);
         return;
     }
+    if (upper == TERN_IPV6_NH_NONE) {
+        tern_pktbuf_release(pb, pkt); /* §4.7: nothing follows */
+        return;
+    }
+    /* UDP and TCP go to their modules; any other protocol to whoever
+     * registered for its number (raw sockets). */
     tern_nettype_t type = (upper == TERN_IPV6_NH_UDP)   ? TERN_NETTYPE_UDP
                           : (upper == TERN_IPV6_NH_TCP) ? TERN_NETTYPE_TCP
                                                         : TERN_NETTYPE_UNDEF;
+    uint32_t demux = (type == TERN_NETTYPE_UNDEF) ? upper : TERN_NETREG_DEMUX_CTX_ALL;
     pkt->type = (uint8_t)type;
-    /* Nobody registered: counted by netapi (ICMPv6 unreachable: not yet). */
-    (void)tern_netapi_dispatch_receive(ip->module.stack, type, TERN_NETREG_DEMUX_CTX_ALL, pkt);
+    if (tern_netreg_num(&ip->module.stack->netreg, type, demux) == 0) {
+        /* Nobody takes it: a UDP datagram has no listener (RFC 4443 §3.1,
+         * port unreachable); another protocol is unrecognized (RFC 8200 §4,
+         * Parameter Problem code 1 at the Next Header field naming it). */
+        ipv6_count(ip, TERN_IPV6_RX_NO_PROTO);
+        if (upper == TERN_IPV6_NH_UDP) {
+            ipv6_icmpv6_error(ip, pkt, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, 0);
+        } else {
+            ipv6_icmpv6_error(ip, pkt, TERN_ICMPV6_PARAM_PROBLEM, TERN_ICMPV6_PARAM_PROBLEM_NEXT_HEADER,
+                              v.nh_field);
+        }
+        return;
+    }
+    (void)tern_netapi_dispatch_receive(ip->module.stack, type, demux, pkt);
 }
 
 /* ------------------------------------------------------------ upper layers */
@@ -609,7 +678,7 @@ static int get_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
         memcpy(opt->data, ipif->nc.entries, sizeof(tern_ipv6_neighbor_list_t));
         return (int)sizeof(tern_ipv6_neighbor_list_t);
     default:
-        return -ENOTSUP;
+        return ipv6_rd_get_option(ip, ipif, opt);
     }
 }
 
@@ -618,7 +687,7 @@ static int set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     tern_ipv6_if_t *ipif = find_if(ip, opt->context);
     if (opt->opt != TERN_NETOPT_IPV6_ADDR_ADD && opt->opt != TERN_NETOPT_IPV6_ADDR_DEL) {
-        return -ENOTSUP;
+        return ipv6_rd_set_option(ip, opt);
     }
     if (ipif == NULL) {
         return -ENODEV;
@@ -673,6 +742,9 @@ static int handle(tern_module_t *self, tern_msg_t *msg)
     case MSG_ENABLE:
         enable(ip, msg->content.ptr);
         break;
+    case TERN_IPV6_MSG_PORT_UNREACHABLE:
+        ipv6_icmpv6_error(ip, msg->content.pkt, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, 0);
+        break;
     case TERN_MSG_GET:
         res = get_option(ip, msg->content.opt);
         break;
@@ -695,6 +767,7 @@ int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack)
     memset(ip, 0, sizeof(*ip));
     ip->timer_at = UINT64_MAX;
     ip->rng = 0x9E3779B9u ^ (uint32_t)(uintptr_t)stack;
+    ip->icmp_error_tokens = TERN_CONF_ICMPV6_ERROR_BURST;
     int res = tern_module_init(&ip->module, "ipv6", IPV6_PRIORITY, handle, ip, ip->queue,
                                TERN_CONF_MODULE_QUEUE_LEN);
     if (res < 0) {

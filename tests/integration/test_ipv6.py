@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """IPv6 of tern-node against the Linux kernel over TAP: ping, Neighbor Discovery, DAD.
 
-Each test runs in its own network namespace with the node on tap0 (see conftest.py). Only
-link-local communication for now: routers, SLAAC and fragmentation are still to come.
+Each test runs in its own network namespace with the node on tap0 (see conftest.py). Routers and
+SLAAC are in test_ipv6_router.py, UDP in test_udp.py; fragmentation is still to come.
 """
 import re
 import shutil
@@ -110,3 +110,42 @@ def test_dad_detects_duplicate_and_global_addresses_work(start_node, netns, exec
     assert "2001:db8::7" not in node.run(f"ifconfig {TAP}")
     assert "already an address" in node.run(f"ifconfig {TAP} add 2001:db8::6/64")
     assert node.finish() == 0, node.proc.stderr.read()
+
+
+PORT_UNREACHABLE_PROBE = r"""
+import socket, sys
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.settimeout(5)
+s.connect((sys.argv[1], 9, 0, socket.if_nametoindex(sys.argv[2])))
+s.send(b"anyone?")
+try:
+    s.recv(100)
+    print("answered")
+except ConnectionRefusedError:
+    print("refused")
+except socket.timeout:
+    print("timeout")
+"""
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_udp_to_a_closed_port_is_refused_at_linux(start_node, netns, executor, tmp_path):
+    capture = tmp_path / "unreach.pcap"
+    node = start_node("--mac", NODE_MAC, "--tap", TAP, "--executor", executor)
+    assert "pcap: capturing" in node.run(f"pcap {TAP} {capture}")
+    wait_address(node, "preferred")
+    result = run("ip", "netns", "exec", netns, "python3", "-c", PORT_UNREACHABLE_PROBE, NODE_LL, TAP,
+                 check=False, timeout=30)
+    # ICMPv6 destination unreachable, port unreachable (RFC 4443 §3.1) turns into ECONNREFUSED.
+    assert result.stdout.strip() == "refused", result.stdout + result.stderr
+    assert node.counter("stats ipv6", r"^ipv6\s+icmp_errors_out\s+(\d+)") >= 1
+    assert "stopped" in node.run(f"pcap stop {TAP}")
+    assert node.finish() == 0, node.proc.stderr.read()
+    tshark = shutil.which("tshark")
+    if tshark is None:
+        pytest.skip("tshark not installed: capture not checked")
+    out = run(tshark, "-n", "-r", str(capture), "-Y", "icmpv6.type == 1 && icmpv6.code == 4").stdout
+    assert out.strip(), "no port unreachable in the capture"
+    bad = run(tshark, "-n", "-r", str(capture), "-Y",
+              "_ws.malformed || _ws.expert.severity >= error || icmpv6.checksum.status == 2").stdout
+    assert bad.strip() == "", bad

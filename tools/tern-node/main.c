@@ -33,6 +33,7 @@
 #include "tern/port/posix.h"
 #include "tern/port/tap.h"
 #include "tern/shell.h"
+#include "tern/shell_udp.h"
 #include "tern/stack.h"
 
 /** Most --tap interfaces. */
@@ -69,6 +70,8 @@ typedef struct {
     tern_stack_t stack;
     tern_ipv6_t ipv6;
     tern_shell_ipv6_t ipv6_cmds;
+    tern_udp_t udp;
+    tern_shell_udp_t udp_cmds;
     tern_netdev_loopback_t lo_dev;
     tern_netif_t lo;
     tern_netdev_test_t test_dev;
@@ -86,6 +89,7 @@ static void write_stdout(void *ctx, const char *text, size_t len)
 {
     (void)ctx;
     fwrite(text, 1, len, stdout);
+    fflush(stdout); /* datagrams printed by `udp server` arrive between commands */
 }
 
 static void usage(FILE *out, const char *prog)
@@ -101,6 +105,7 @@ static void usage(FILE *out, const char *prog)
             "  -e, --executor loop|threaded\n"
             "                            event loop in one thread (default) or one thread per module\n"
             "  -n, --name NAME           node name (default 'tern')\n"
+            "  -r, --router              act as an IPv6 router: send Router Advertisements (RFC 4861 §6.2)\n"
             "  -h, --help                this text\n"
             "Without interface options, --loopback is assumed.\n"
             "Commands are read from standard input, one per line; type 'help'.\n",
@@ -258,15 +263,15 @@ int main(int argc, char **argv)
         { "loopback", no_argument, NULL, 'l' },  { "test", no_argument, NULL, 't' },
         { "executor", required_argument, NULL, 'e' }, { "name", required_argument, NULL, 'n' },
         { "tap", required_argument, NULL, 'T' },  { "mac", required_argument, NULL, 'm' },
-        { "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
+        { "router", no_argument, NULL, 'r' },    { "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
     };
-    bool want_lo = false, want_test = false;
+    bool want_lo = false, want_test = false, want_router = false;
     uint8_t next_mac[6];
     bool have_mac = false;
     const char *executor = "loop";
     const char *name = "tern";
     int opt;
-    while ((opt = getopt_long(argc, argv, "lte:n:T:m:h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "lte:n:T:m:rh", options, NULL)) != -1) {
         switch (opt) {
         case 'l':
             want_lo = true;
@@ -299,6 +304,9 @@ int main(int argc, char **argv)
             }
             have_mac = true;
             break;
+        case 'r':
+            want_router = true;
+            break;
         case 'h':
             usage(stdout, argv[0]);
             return 0;
@@ -325,6 +333,9 @@ int main(int argc, char **argv)
     int res = tern_stack_init(&node.stack, name, node.exec);
     if (res == 0) {
         res = tern_ipv6_init(&node.ipv6, &node.stack);
+    }
+    if (res == 0) {
+        res = tern_udp_init(&node.udp, &node.stack, &node.ipv6);
     }
     if (res == 0 && want_lo) {
         tern_netdev_loopback_init(&node.lo_dev);
@@ -355,10 +366,15 @@ int main(int argc, char **argv)
     for (tern_netif_t *n = node.stack.netifs; n != NULL; n = n->next) {
         (void)tern_ipv6_netif_enable(&node.ipv6, n);
     }
+    if (want_router && tern_ipv6_set_router(&node.ipv6, true) < 0) {
+        fprintf(stderr, "tern-node: cannot make the node a router\n");
+        return 1;
+    }
     tern_shell_init(&node.shell, &node.stack, write_stdout, NULL);
     tern_shell_add_core(&node.shell, &node.core_cmds);
     tern_shell_add_netif(&node.shell, &node.netif_cmds);
     tern_shell_add_ipv6(&node.shell, &node.ipv6_cmds, &node.ipv6);
+    (void)tern_shell_add_udp(&node.shell, &node.udp_cmds, &node.ipv6, &node.udp);
     if (node_pcap_add(&node.shell, &node.pcap_cmds) < 0) {
         fprintf(stderr, "tern-node: setting up the pcap command failed\n");
         return 1;

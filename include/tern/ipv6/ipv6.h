@@ -21,10 +21,14 @@
  * and the forwarding table are the state machines of nc.h, addrs.h and fib.h;
  * this module owns them and gives them one timer.
  *
- * Not yet here (see the project's IPv6 issue): router and host RA/RS
- * processing and SLAAC from RAs, MLDv2 reports, fragmentation and reassembly,
- * forwarding, ICMPv6 error generation, Redirect; packets that would need them
- * are dropped and counted.
+ * ICMPv6 errors about received packets follow RFC 4443 §2.4 (suppression
+ * rules, minimum-MTU size, token-bucket rate limit): port unreachable,
+ * unrecognized next header, and unrecognized options asking for it.
+ *
+ * Not yet here (see the project's IPv6 issue): MLDv2 reports, fragmentation
+ * and reassembly, forwarding (and so time exceeded / packet too big),
+ * Redirect, address unreachable after failed resolution; packets that
+ * would need them are dropped and counted.
  */
 #ifndef TERN_IPV6_IPV6_H
 #define TERN_IPV6_IPV6_H
@@ -58,6 +62,15 @@ enum {
     TERN_IPV6_TX_NOMEM,         /**< no packet buffer to build a packet */
     TERN_IPV6_TX_INVALID,       /**< packets from upper layers without a valid IPv6 header template */
     TERN_IPV6_DAD_DUPLICATES,   /**< addresses found duplicate */
+    TERN_IPV6_ICMP_ERRORS_OUT,  /**< ICMPv6 error messages sent */
+    TERN_IPV6_ICMP_ERRORS_SUPPRESSED, /**< errors not sent by RFC 4443 §2.4 (e) (about errors, multicast...) */
+    TERN_IPV6_ICMP_RATE_LIMITED, /**< errors not sent: rate limit (RFC 4443 §2.4 (f)) */
+    TERN_IPV6_RX_NO_PROTO,      /**< packets for a protocol nobody takes (answered by ICMPv6) */
+    TERN_IPV6_RS_SENT,          /**< Router Solicitations sent (RFC 4861 §6.3.7) */
+    TERN_IPV6_RA_SENT,          /**< Router Advertisements sent (RFC 4861 §6.2.4-§6.2.6) */
+    TERN_IPV6_RA_RECEIVED,      /**< valid Router Advertisements processed (RFC 4861 §6.3.4) */
+    TERN_IPV6_RD_IGNORED,       /**< RS on a host (§6.2.6), RA on a router (§6.2.7): discarded */
+    TERN_IPV6_RA_OPT_IGNORED,   /**< RA options ignored: bad prefix, MTU out of range, no room */
     TERN_IPV6_STAT_NUMOF
 };
 
@@ -71,6 +84,16 @@ enum {
  */
 #define TERN_IPV6_MSG_PORT_UNREACHABLE (TERN_MSG_USER + 0x60)
 
+/** Router discovery state of one interface (RFC 4861 §6; see ndp_router.c). */
+typedef struct {
+    uint64_t deadline_us;       /**< next RS (host) or multicast RA (router); UINT64_MAX: none */
+    uint64_t last_ra_us;        /**< router: last multicast RA sent; UINT64_MAX: never */
+    uint32_t base_reachable_ms; /**< BaseReachableTime (§6.3.2), from RAs */
+    uint16_t link_mtu;          /**< LinkMTU from an RA's MTU option (§6.3.4); 0: none received */
+    uint8_t sent;               /**< host: RS sent; router: RAs sent since advertising (re)started */
+    bool all_routers;           /**< ff02::2 joined (router) */
+} tern_ipv6_rd_t;
+
 /** IPv6 state of one interface. */
 typedef struct {
     tern_netif_t *netif;      /**< NULL: slot unused */
@@ -78,6 +101,7 @@ typedef struct {
     tern_ipv6_addrs_t addrs;  /**< its addresses */
     tern_nc_t nc;             /**< its neighbor cache */
     uint8_t cur_hop_limit;    /**< CurHopLimit (RFC 4861 §6.3.2) */
+    tern_ipv6_rd_t rd;        /**< router discovery (RS/RA) */
 } tern_ipv6_if_t;
 
 /** The IPv6 module of one stack. Allocate statically; set up with tern_ipv6_init(). */
@@ -90,8 +114,11 @@ typedef struct tern_ipv6 {
     tern_timer_t timer;                           /**< one timer for every state machine */
     uint64_t timer_at;                            /**< when it is armed for; UINT64_MAX: not */
     uint32_t rng;                                 /**< xorshift state for protocol randomness */
+    uint32_t icmp_error_tokens;                   /**< ICMPv6 error token bucket (RFC 4443 §2.4 (f)) */
+    uint64_t icmp_error_refill_us;                /**< when tokens were last added */
     uint32_t counters[TERN_IPV6_STAT_NUMOF];      /**< see TERN_IPV6_... */
     tern_stats_group_t stats;                     /**< counters, for `stats ipv6` */
+    bool router;                                  /**< a router (RFC 4861 §6.2), see tern_ipv6_set_router() */
 } tern_ipv6_t;
 
 /**
@@ -107,6 +134,36 @@ int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack);
  * @return 0; -EINVAL; -ENOBUFS if the module's queue is full.
  */
 int tern_ipv6_netif_enable(tern_ipv6_t *ip, tern_netif_t *netif);
+
+/**
+ * Make the node a router (RFC 4861 §6.2) or a host (§6.3) on every IPv6
+ * interface: a router joins ff02::2, sends unsolicited Router
+ * Advertisements with a Prefix Information option for each prefix of its
+ * configured (non-link-local) addresses, answers Router Solicitations and
+ * ignores Router Advertisements; a host solicits and learns default
+ * routers, on-link prefixes and SLAAC addresses from RAs. Interfaces
+ * enabled later follow the mode. Same as SET TERN_NETOPT_IPV6_ROUTER.
+ * Leaving router mode sends a final RA with Router Lifetime 0 (§6.2.5).
+ * @return 0; -EINVAL for a NULL @p ip.
+ */
+int tern_ipv6_set_router(tern_ipv6_t *ip, bool router);
+
+/** Value of TERN_NETOPT_IPV6_ROUTES (GET on the IPv6 module, context ignored): the forwarding table. */
+typedef struct {
+    tern_fib_route_t routes[TERN_CONF_FIB_SIZE]; /**< slots (unused ones have used == false) */
+    uint64_t now_us;                             /**< the stack's time, for remaining lifetimes */
+} tern_ipv6_route_list_t;
+
+/** Value of TERN_NETOPT_IPV6_LINK_PARAMS (GET on the IPv6 module, context = interface index). */
+typedef struct {
+    uint32_t reachable_time_us; /**< ReachableTime in use (randomised, §6.3.2) */
+    uint32_t retrans_timer_us;  /**< RetransTimer */
+    uint32_t base_reachable_ms; /**< BaseReachableTime */
+    uint16_t link_mtu;          /**< LinkMTU: from an RA's MTU option, else the interface's */
+    uint8_t cur_hop_limit;      /**< CurHopLimit */
+    bool mtu_from_ra;           /**< link_mtu came from a Router Advertisement */
+    bool router;                /**< the node is a router */
+} tern_ipv6_link_params_t;
 
 /** Value of TERN_NETOPT_IPV6_ADDRS (GET on the IPv6 module, context = interface index). */
 typedef struct {

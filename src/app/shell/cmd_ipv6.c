@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * @brief IPv6 in the shell: addresses in `ifconfig`, the neighbor cache in `nib neigh`.
+ * @brief IPv6 in the shell: addresses and Neighbor Discovery parameters in
+ *        `ifconfig`, the neighbor cache in `nib neigh`, the forwarding table in
+ *        `nib route`, prefixes learnt from Router Advertisements in `nib prefix`.
  *
  * The state is read with netapi GET from the IPv6 module, so that it is
  * consistent and safe under the threaded executor.
@@ -46,6 +48,13 @@ static void print_addrs(tern_shell_t *sh, tern_netif_t *netif, void *ctx)
         tern_shell_printf(sh, "          inet6 %s/%u  scope: %s  %s%s\n", text, (unsigned)a->prefix_len,
                           scope_name(&a->addr), tern_ipv6_addr_state_name((tern_ipv6_addr_state_t)a->state),
                           (a->flags & TERN_IPV6_ADDR_FLAG_AUTOCONF) ? "  autoconf" : "");
+    }
+    tern_ipv6_link_params_t p;
+    if (tern_netapi_get(&ip->module, TERN_NETOPT_IPV6_LINK_PARAMS, netif->index, &p, sizeof(p)) >= 0) {
+        tern_shell_printf(sh, "          inet6 hop limit %u  mtu %u%s  reachable %lu ms  retrans %lu ms%s\n",
+                          (unsigned)p.cur_hop_limit, (unsigned)p.link_mtu, p.mtu_from_ra ? " (ra)" : "",
+                          (unsigned long)(p.reachable_time_us / 1000u), (unsigned long)(p.retrans_timer_us / 1000u),
+                          p.router ? "  router" : "");
     }
 }
 
@@ -124,6 +133,80 @@ static void print_neighbors(tern_shell_t *sh, tern_ipv6_t *ip, tern_netif_t *net
     }
 }
 
+static const char *origin_name(uint8_t origin)
+{
+    switch (origin) {
+    case TERN_FIB_STATIC:
+        return "static";
+    case TERN_FIB_CONNECTED:
+        return "connected";
+    case TERN_FIB_RA:
+        return "ra";
+    case TERN_FIB_ROUTING:
+        return "routing";
+    default:
+        return "?";
+    }
+}
+
+static const char *netif_name(tern_shell_t *sh, uint16_t index)
+{
+    for (tern_netif_t *n = sh->stack->netifs; n != NULL; n = n->next) {
+        if (n->index == index) {
+            return n->name;
+        }
+    }
+    return "?";
+}
+
+/* Remaining lifetime of a route as text: seconds, or "forever". */
+static void lifetime_text(const tern_fib_route_t *r, uint64_t now_us, char *out, size_t len)
+{
+    if (r->expires_us == TERN_FIB_INFINITE) {
+        (void)tern_snprintf(out, len, "forever");
+        return;
+    }
+    uint64_t left = (r->expires_us > now_us) ? (r->expires_us - now_us) / 1000000u : 0u;
+    (void)tern_snprintf(out, len, "%lus", (unsigned long)left);
+}
+
+/* nib route: every route; nib prefix: on-link prefixes learnt from RAs (RFC 4861 §6.3.4 Prefix List). */
+static int print_routes(tern_shell_t *sh, tern_ipv6_t *ip, bool prefixes_only)
+{
+    tern_ipv6_route_list_t list; /* about 48 B per route (TERN_CONF_FIB_SIZE) */
+    int res = tern_netapi_get(&ip->module, TERN_NETOPT_IPV6_ROUTES, 0, &list, sizeof(list));
+    if (res < 0) {
+        return res;
+    }
+    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+        const tern_fib_route_t *r = &list.routes[i];
+        if (!r->used || (prefixes_only && (r->origin != TERN_FIB_RA || r->len == 0 ||
+                                           !tern_ipv6_addr_is_unspecified(&r->next_hop)))) {
+            continue;
+        }
+        char prefix[TERN_IPV6_ADDR_STRLEN + 4];
+        char hop[TERN_IPV6_ADDR_STRLEN + 4];
+        char left[24];
+        (void)tern_ipv6_addr_to_str(&r->prefix, prefix, sizeof(prefix));
+        size_t n = strlen(prefix);
+        (void)tern_snprintf(&prefix[n], sizeof(prefix) - n, "/%u", (unsigned)r->len);
+        lifetime_text(r, list.now_us, left, sizeof(left));
+        if (prefixes_only) {
+            tern_shell_printf(sh, "%-28s dev %-7s valid %s\n", prefix, netif_name(sh, r->if_index), left);
+            continue;
+        }
+        if (tern_ipv6_addr_is_unspecified(&r->next_hop)) {
+            (void)tern_snprintf(hop, sizeof(hop), "on-link");
+        } else {
+            memcpy(hop, "via ", 4);
+            (void)tern_ipv6_addr_to_str(&r->next_hop, &hop[4], sizeof(hop) - 4);
+        }
+        tern_shell_printf(sh, "%-28s %-30s dev %-7s %-9s expires %s\n", prefix, hop,
+                          netif_name(sh, r->if_index), origin_name(r->origin), left);
+    }
+    return 0;
+}
+
 static int cmd_nib(tern_shell_t *sh, int argc, char **argv)
 {
     tern_ipv6_t *ip = sh->current->ctx;
@@ -136,7 +219,10 @@ static int cmd_nib(tern_shell_t *sh, int argc, char **argv)
         }
         return 0;
     }
-    tern_shell_printf(sh, "usage: nib neigh [IF]\n");
+    if (argc == 2 && (strcmp(argv[1], "route") == 0 || strcmp(argv[1], "prefix") == 0)) {
+        return print_routes(sh, ip, strcmp(argv[1], "prefix") == 0);
+    }
+    tern_shell_printf(sh, "usage: nib neigh [IF] | nib route | nib prefix\n");
     return -EINVAL;
 }
 
@@ -144,6 +230,6 @@ void tern_shell_add_ipv6(tern_shell_t *sh, tern_shell_ipv6_t *storage, tern_ipv6
 {
     storage->hook = (tern_shell_netif_hook_t){ NULL, print_addrs, ifconfig_command, ip };
     tern_shell_add_netif_hook(sh, &storage->hook);
-    storage->nib = (tern_shell_cmd_t){ NULL, "nib", "neigh [IF] - IPv6 neighbor cache", cmd_nib, ip };
+    storage->nib = (tern_shell_cmd_t){ NULL, "nib", "neigh [IF] | route | prefix - IPv6 neighbors, routes, RA prefixes", cmd_nib, ip };
     (void)tern_shell_add(sh, &storage->nib);
 }

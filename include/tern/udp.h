@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The UDP module (RFC 768) over IPv6 (RFC 8200 §8.1: checksum mandatory).
+ *
+ * Read first: RFC 768; RFC 8200 §8.1; RFC 6335 §6 (ephemeral ports);
+ * RFC 4443 §3.1 (port unreachable).
+ *
+ * One module per stack, registered in netreg for (UDP, ALL).
+ *
+ * Receive (RCV from IPv6): [UDP datagram (type UDP), IPV6_EXT?, IPV6, NETIF].
+ * The module checks the Length field against the snip (shorter than 8 or
+ * longer than the snip: dropped, rx_bad_length; bytes beyond it: trimmed),
+ * verifies the checksum over the pseudo-header and the datagram (a zero
+ * checksum is invalid over IPv6: dropped, rx_bad_checksum), then splits the
+ * 8-byte header off into a UDP snip and hands
+ * [payload (UNDEF, possibly empty), UDP, IPV6_EXT?, IPV6, NETIF] to every
+ * module registered for (UDP, destination port) with exactly that port.
+ * Entries registered for (UDP, ALL) (this module; sniffers) are not served
+ * again: they got the datagram from IPv6 already. With no receiver for the
+ * port the datagram goes to the IPv6 module as TERN_IPV6_MSG_PORT_UNREACHABLE
+ * (RFC 4443 §3.1), counted as rx_no_port.
+ *
+ * Send (SND): [NETIF?, IPV6 template, UDP header (ports set), payload...]:
+ * the module sets the Length field, zeroes the checksum (the IPv6 module
+ * fills it once the source address is chosen) and passes the packet to
+ * (IPV6, ALL). Applications use sock_udp.h rather than building this.
+ */
+#ifndef TERN_UDP_H
+#define TERN_UDP_H
+
+#include <stdint.h>
+
+#include "tern/config.h"
+#include "tern/module.h"
+#include "tern/netreg.h"
+#include "tern/stack.h"
+#include "tern/stats.h"
+
+struct tern_ipv6;
+
+/** First port of the dynamic (ephemeral) range (RFC 6335 §6). */
+#define TERN_UDP_EPHEMERAL_MIN 49152u
+/** Last port of the dynamic (ephemeral) range (RFC 6335 §6). */
+#define TERN_UDP_EPHEMERAL_MAX 65535u
+
+/**
+ * Priority of the UDP module (0 most urgent). Default 5: after interfaces (2) and
+ * IPv6 (4), before application sockets.
+ */
+#ifndef TERN_CONF_UDP_PRIORITY
+#define TERN_CONF_UDP_PRIORITY 5
+#endif
+
+/** Counters of the UDP module, indices into tern_udp_t::counters. */
+enum {
+    TERN_UDP_RX_DATAGRAMS = 0, /**< datagrams delivered to at least one socket */
+    TERN_UDP_RX_BAD_LENGTH,    /**< Length field < 8 or beyond the packet */
+    TERN_UDP_RX_BAD_CHECKSUM,  /**< checksum wrong or zero (invalid over IPv6) */
+    TERN_UDP_RX_NO_PORT,       /**< nobody bound to the destination port (given to IPv6 for ICMPv6) */
+    TERN_UDP_RX_NO_PORT_LOST,  /**< ... and the IPv6 module's queue was full: released */
+    TERN_UDP_RX_NOMEM,         /**< no packet buffer to split the header off */
+    TERN_UDP_RX_INVALID,       /**< packets without an IPV6 snip or of another type */
+    TERN_UDP_TX_DATAGRAMS,     /**< datagrams passed to IPv6 */
+    TERN_UDP_TX_ERRORS,        /**< datagrams dropped on the way down (malformed, too long, no memory, no IPv6) */
+    TERN_UDP_STAT_NUMOF
+};
+
+/** The UDP module of one stack. Allocate statically; set up with tern_udp_init(). */
+typedef struct tern_udp {
+    tern_module_t module;                         /**< the module */
+    tern_msg_t queue[TERN_CONF_MODULE_QUEUE_LEN]; /**< its queue storage */
+    tern_netreg_entry_t entry;                    /**< (UDP, ALL) registration */
+    struct tern_ipv6 *ipv6;                       /**< gets port-unreachable reports; may be NULL */
+    uint32_t rng;                                 /**< xorshift state for ephemeral ports (under the stack lock) */
+    uint32_t counters[TERN_UDP_STAT_NUMOF];       /**< see TERN_UDP_... */
+    tern_stats_group_t stats;                     /**< counters, for `stats udp` */
+} tern_udp_t;
+
+/**
+ * Set up the module and add it to @p stack (registered for (UDP, ALL)).
+ * @param[out] udp    the module
+ * @param[in]  stack  the node
+ * @param[in]  ipv6   the node's IPv6 module, told about datagrams to closed
+ *                    ports (ICMPv6 port unreachable); NULL: such datagrams
+ *                    are only counted and released
+ * @return 0; -EINVAL for NULL @p udp or @p stack; or the negative errno of
+ *         module setup or registration.
+ */
+int tern_udp_init(tern_udp_t *udp, tern_stack_t *stack, struct tern_ipv6 *ipv6);
+
+/**
+ * Pick a free ephemeral port (49152-65535, RFC 6335 §6), randomly, that no
+ * module is registered for in netreg (UDP). Safe from any thread.
+ * @return the port (> 0); -EADDRINUSE when 64 random tries and a scan found
+ *         none free; -EINVAL for NULL.
+ */
+int tern_udp_ephemeral_port(tern_udp_t *udp);
+
+/**
+ * Number of netreg entries for exactly (UDP, @p port) (ALL entries are not
+ * counted). Takes the registry's lock.
+ */
+unsigned tern_udp_port_users(tern_stack_t *stack, uint16_t port);
+
+#endif /* TERN_UDP_H */

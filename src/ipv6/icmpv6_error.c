@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief ICMPv6 error messages about received packets (RFC 4443 §2.4, §3).
+ *
+ * Read first: RFC 4443 §2.4 (message processing rules: what never gets an
+ * error, how much of the invoking packet to include, rate limiting).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ipv6_internal.h"
+#include "tern/wire/icmpv6.h"
+
+/** Snips an invoking packet may consist of (payload, headers, ext headers). */
+#define INVOKING_SNIPS 8
+
+/*
+ * RFC 4443 §2.4 (f): a token bucket, TERN_CONF_ICMPV6_ERROR_RATE tokens a
+ * second up to TERN_CONF_ICMPV6_ERROR_BURST. @return true if one was taken.
+ */
+static bool take_token(tern_ipv6_t *ip, uint64_t now)
+{
+    uint64_t elapsed = now - ip->icmp_error_refill_us;
+    uint64_t fresh = elapsed * TERN_CONF_ICMPV6_ERROR_RATE / 1000000u;
+    if (fresh > 0) {
+        uint64_t tokens = ip->icmp_error_tokens + fresh;
+        ip->icmp_error_tokens = (uint32_t)((tokens > TERN_CONF_ICMPV6_ERROR_BURST) ? TERN_CONF_ICMPV6_ERROR_BURST
+                                                                                : tokens);
+        /* Keep the remainder of a partial token for the next refill. */
+        ip->icmp_error_refill_us = now - (elapsed - fresh * 1000000u / TERN_CONF_ICMPV6_ERROR_RATE);
+    }
+    if (ip->icmp_error_tokens == 0) {
+        return false;
+    }
+    ip->icmp_error_tokens--;
+    return true;
+}
+
+/* Is the packet's upper layer an ICMPv6 error message? (§2.4 (e.1)) */
+static bool is_icmpv6_error(const tern_ipv6_repr_t *hdr, const uint8_t *after_hdr, size_t len)
+{
+    tern_ipv6_ext_walk_t walk;
+    tern_ipv6_ext_t ext;
+    tern_ipv6_ext_walk_init(&walk, after_hdr, len, hdr->next_header);
+    while (tern_ipv6_ext_walk_next(&walk, &ext) > 0) {
+    }
+    return walk.next_header == TERN_ICMPV6_NEXT_HEADER && walk.offset < len &&
+           tern_icmpv6_is_error(after_hdr[walk.offset]);
+}
+
+void ipv6_icmpv6_error(tern_ipv6_t *ip, tern_pkt_t *pkt, uint8_t type, uint8_t code, uint32_t param)
+{
+    tern_pktbuf_t *pb = ipv6_pktbuf(ip);
+    const tern_netif_hdr_t *nhdr = tern_netif_hdr_get(pkt);
+    tern_ipv6_if_t *ipif = (nhdr != NULL) ? ipv6_find_if(ip, nhdr->if_index) : NULL;
+    /* The invoking packet in wire order: the snips after IPV6 in the list
+     * (reception order) come before it on the wire. */
+    const tern_pkt_t *wire[INVOKING_SNIPS];
+    size_t n = 0;
+    const tern_pkt_t *ipv6_snip = NULL;
+    for (const tern_pkt_t *s = pkt; s != NULL; s = s->next) {
+        if (s->type == TERN_NETTYPE_NETIF) {
+            continue;
+        }
+        if (n == INVOKING_SNIPS) {
+            n = 0; /* not a packet shape IPv6 produced: give up below */
+            break;
+        }
+        wire[n++] = s;
+        if (s->type == TERN_NETTYPE_IPV6) {
+            ipv6_snip = s;
+        }
+    }
+    tern_ipv6_repr_t hdr;
+    if (ipif == NULL || ipv6_snip == NULL || n == 0 || tern_ipv6_parse(&hdr, ipv6_snip->data, ipv6_snip->size) < 0) {
+        ipv6_count(ip, TERN_IPV6_ICMP_ERRORS_SUPPRESSED);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    /* §2.4 (e): never about an error message; about a multicast destination
+     * or a link-layer multicast/broadcast only for Packet Too Big and for
+     * Parameter Problem code 2 (an option whose type asks for it); never to
+     * a source that does not identify a single node. */
+    bool exception = type == TERN_ICMPV6_PACKET_TOO_BIG ||
+                     (type == TERN_ICMPV6_PARAM_PROBLEM && code == TERN_ICMPV6_PARAM_PROBLEM_OPTION);
+    bool multicast = tern_ipv6_addr_is_multicast(&hdr.dst) ||
+                     (nhdr->flags & (TERN_NETIF_HDR_FLAG_MULTICAST | TERN_NETIF_HDR_FLAG_BROADCAST)) != 0;
+    /* The wire order is the reverse of the list (minus NETIF). */
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += wire[i]->size;
+    }
+    uint8_t first[TERN_IPV6_HDR_LEN + 64];
+    size_t peek = 0;
+    for (size_t i = n; i-- > 0 && peek < sizeof(first);) {
+        size_t take = wire[i]->size;
+        if (take > sizeof(first) - peek) {
+            take = sizeof(first) - peek;
+        }
+        memcpy(&first[peek], wire[i]->data, take);
+        peek += take;
+    }
+    if ((multicast && !exception) || tern_ipv6_addr_is_unspecified(&hdr.src) ||
+        tern_ipv6_addr_is_multicast(&hdr.src) ||
+        is_icmpv6_error(&hdr, &first[TERN_IPV6_HDR_LEN], peek - TERN_IPV6_HDR_LEN)) {
+        ipv6_count(ip, TERN_IPV6_ICMP_ERRORS_SUPPRESSED);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    if (!take_token(ip, ipv6_now(ip))) {
+        ipv6_count(ip, TERN_IPV6_ICMP_RATE_LIMITED);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    /* §2.4 (c): as much of the invoking packet as fits the minimum MTU. */
+    size_t fit = tern_icmpv6_error_invoking_fit(total, TERN_IPV6_HDR_LEN);
+    tern_pkt_t *msg = tern_pktbuf_add(pb, NULL, NULL, TERN_ICMPV6_FIXED_LEN + fit, TERN_NETTYPE_ICMPV6);
+    if (msg == NULL) {
+        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    uint8_t *out = (uint8_t *)msg->data + TERN_ICMPV6_FIXED_LEN;
+    size_t copied = 0;
+    for (size_t i = n; i-- > 0 && copied < fit;) {
+        size_t take = wire[i]->size;
+        if (take > fit - copied) {
+            take = fit - copied;
+        }
+        memcpy(&out[copied], wire[i]->data, take);
+        copied += take;
+    }
+    tern_icmpv6_error_repr_t err = { .type = type, .code = code, .param = param, .invoking = out,
+                                     .invoking_len = fit };
+    (void)tern_icmpv6_error_emit(&err, msg->data, msg->size);
+    /* Answer from the address the packet was sent to when it is one of ours
+     * (unicast); otherwise let source selection choose. */
+    const tern_ipv6_if_addr_t *own = tern_ipv6_addrs_find(&ipif->addrs, &hdr.dst);
+    bool own_usable = own != NULL && (own->state == TERN_IPV6_ADDR_PREFERRED ||
+                                      own->state == TERN_IPV6_ADDR_DEPRECATED);
+    tern_ipv6_addr_t dst = hdr.src;
+    tern_pktbuf_release(pb, pkt);
+    ipv6_count(ip, TERN_IPV6_ICMP_ERRORS_OUT);
+    (void)ipv6_output(ip, ipif, own_usable ? &hdr.dst : NULL, &dst, TERN_ICMPV6_NEXT_HEADER,
+                      ipif->cur_hop_limit, msg);
+}

@@ -1,0 +1,597 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief Router discovery in the IPv6 module: Router Solicitation and
+ *        Router Advertisement for hosts and routers (RFC 4861 §6), the
+ *        default router list and the prefix list kept in the forwarding
+ *        table, and SLAAC from Prefix Information (RFC 4862 §5.5.3).
+ *
+ * Read first: RFC 4861 §6.2.1 (router variables), §6.2.4-§6.2.6 (when a
+ * router advertises), §6.3.4 (what a host does with an RA), §6.3.7 (when a
+ * host solicits), §10 (protocol constants).
+ *
+ * Both sides share one deadline per interface (tern_ipv6_rd_t): a host's
+ * next Router Solicitation, or a router's next multicast Router
+ * Advertisement (unsolicited or in answer to an RS). The default router
+ * list is the forwarding table's ::/0 routes via each router (origin RA,
+ * expiring with the Router Lifetime); the prefix list its on-link routes of
+ * origin RA (expiring with the Valid Lifetime).
+ *
+ * Not done: the Default Router Preference (RFC 4191) and Route Information
+ * options, RDNSS, the M/O flags (no DHCPv6), re-randomising ReachableTime
+ * every few hours (§6.3.4 "at least every few hours"), a final RA with
+ * zero lifetimes when a prefix is deleted, RAs with unicast destination.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ipv6_internal.h"
+#include "tern/wire/icmpv6.h"
+#include "tern/wire/ndp.h"
+
+/** @name RFC 4861 §10 constants (host and router), in microseconds or counts */
+/** @{ */
+#define MAX_RTR_SOLICITATION_DELAY_US 1000000u
+#define RTR_SOLICITATION_INTERVAL_US 4000000u
+#define MAX_RTR_SOLICITATIONS 3u
+#define MAX_INITIAL_RTR_ADVERT_INTERVAL_US 16000000u
+#define MAX_INITIAL_RTR_ADVERTISEMENTS 3u
+#define MIN_DELAY_BETWEEN_RAS_US 3000000u
+#define MAX_RA_DELAY_TIME_US 500000u
+/** Largest Reachable Time a router may advertise (§6.2.1), ms: bounds the arithmetic. */
+#define MAX_REACHABLE_TIME_MS 3600000u
+/** @} */
+
+/** Default BaseReachableTime (§10), ms. */
+#define REACHABLE_TIME_MS 30000u
+/** Minimum IPv6 link MTU (RFC 8200 §5). */
+#define IPV6_MIN_MTU 1280u
+
+/** AdvDefaultLifetime (§6.2.1): 3 x MaxRtrAdvInterval, at most 9000 s. */
+#define ADV_DEFAULT_LIFETIME_S                                                                         \
+    ((3u * TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL > 9000u) ? 9000u : 3u * TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL)
+/** AdvValidLifetime and AdvPreferredLifetime (§6.2.1 defaults: 30 days and 7 days are the RFC's;
+ *  we advertise 1 day / 4 hours so that a stale prefix goes within a day). */
+#define ADV_VALID_LIFETIME_S 86400u
+#define ADV_PREFERRED_LIFETIME_S 14400u
+
+/** Room for one link-layer address option (EUI-64 + padding: 16 bytes). */
+#define LLADDR_OPT_MAX 16u
+
+#define NEVER UINT64_MAX
+#define US_PER_S 1000000u
+
+/* ------------------------------------------------------------ helpers */
+
+/* Our preferred link-local address on @p ipif, or NULL (§6.2.2: RAs need one; §6.3.7: RSs use it). */
+static const tern_ipv6_addr_t *preferred_link_local(const tern_ipv6_if_t *ipif)
+{
+    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
+        const tern_ipv6_if_addr_t *a = &ipif->addrs.addrs[i];
+        if (a->used && a->state == TERN_IPV6_ADDR_PREFERRED && tern_ipv6_addr_is_link_local(&a->addr)) {
+            return &a->addr;
+        }
+    }
+    return NULL;
+}
+
+/* Our Source Link-Layer Address option into @p buf. @return its length (0: the link has no addresses). */
+static size_t own_slla(const tern_ipv6_if_t *ipif, uint8_t *buf)
+{
+    const tern_netif_t *netif = ipif->netif;
+    if (netif->l2addr_len == 0) {
+        return 0;
+    }
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = netif->l2addr, .addr_len = netif->l2addr_len };
+    int n = tern_ndp_opt_lladdr_emit(&ll, buf, LLADDR_OPT_MAX);
+    return (n > 0) ? (size_t)n : 0u;
+}
+
+/* The SLLA option's address in @p options, cut to the link's length, into the cache (§6.2.6, §6.3.4). */
+static void learn_slla(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, const uint8_t *options,
+                       size_t len, bool from_router)
+{
+    tern_ndp_opt_t opt;
+    tern_ndp_opt_lladdr_t ll;
+    size_t want = ipif->netif->l2addr_len;
+    if (want == 0 || tern_ipv6_addr_is_unspecified(src) ||
+        tern_ndp_opt_find(options, len, TERN_NDP_OPT_SLLA, &opt) != 1 ||
+        tern_ndp_opt_lladdr_parse(&ll, &opt) < 0 || ll.addr_len < want) {
+        return;
+    }
+    (void)tern_nc_lladdr_seen(&ipif->nc, src, ll.addr, want, from_router, ipv6_now(ipif->ip));
+}
+
+/* A uniformly random time in [0, @p max_us]. */
+static uint64_t random_us(tern_ipv6_t *ip, uint64_t max_us)
+{
+    return (uint64_t)ipv6_random(ip) % (max_us + 1u);
+}
+
+/* Absolute end of a lifetime of @p s seconds (all ones: infinite). */
+static uint64_t lifetime_end(uint32_t s, uint64_t now_us)
+{
+    return (s == TERN_NDP_LIFETIME_INFINITE) ? TERN_FIB_INFINITE : now_us + (uint64_t)s * US_PER_S;
+}
+
+static bool rd_capable(const tern_ipv6_if_t *ipif)
+{
+    /* Links without link addresses (loopback) have no link-local address and no routers. */
+    return ipif->netif->l2addr_len > 0;
+}
+
+static void join_all_routers(tern_ipv6_if_t *ipif, bool join)
+{
+    if (ipif->rd.all_routers == join) {
+        return;
+    }
+    const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
+    /* Links without a multicast filter answer -ENOTSUP: nothing to do there. */
+    (void)tern_netapi_set(&ipif->netif->module, join ? TERN_NETOPT_MCAST_JOIN : TERN_NETOPT_MCAST_LEAVE, 0,
+                          all_routers.u8, sizeof(all_routers.u8));
+    ipif->rd.all_routers = join;
+}
+
+/* ------------------------------------------------------------ host: solicit */
+
+/* §6.3.7: the first RS after a random delay of up to MAX_RTR_SOLICITATION_DELAY. */
+static void start_soliciting(tern_ipv6_if_t *ipif)
+{
+    ipif->rd.sent = 0;
+    ipif->rd.deadline_us = ipv6_now(ipif->ip) + random_us(ipif->ip, MAX_RTR_SOLICITATION_DELAY_US);
+}
+
+/* §6.3.7: from a preferred link-local address with our SLLA, else from :: without it (§4.1). */
+static void send_rs(tern_ipv6_if_t *ipif)
+{
+    tern_ipv6_t *ip = ipif->ip;
+    const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
+    const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
+    const tern_ipv6_addr_t *src = preferred_link_local(ipif);
+    uint8_t opt[LLADDR_OPT_MAX];
+    size_t opt_len = (src != NULL) ? own_slla(ipif, opt) : 0u;
+    tern_ndp_rs_repr_t rs = { .options = opt, .options_len = opt_len };
+    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, tern_ndp_rs_len(&rs), TERN_NETTYPE_ICMPV6);
+    if (msg == NULL) {
+        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+        return;
+    }
+    (void)tern_ndp_rs_emit(&rs, msg->data, msg->size);
+    ipv6_count(ip, TERN_IPV6_RS_SENT);
+    (void)ipv6_output(ip, ipif, (src != NULL) ? src : &unspecified, &all_routers, TERN_ICMPV6_NEXT_HEADER,
+                      TERN_IPV6_ND_HOP_LIMIT, msg);
+}
+
+/* ------------------------------------------------------------ router: advertise */
+
+/* Does address slot @p i carry a prefix to advertise? §6.2.1 AdvPrefixList: "the prefixes
+ * configured on the interface": ours are those of the manually added addresses; link-local
+ * ones are never advertised. */
+static bool prefix_slot(const tern_ipv6_if_t *ipif, size_t i)
+{
+    const tern_ipv6_if_addr_t *a = &ipif->addrs.addrs[i];
+    return a->used && (a->flags & TERN_IPV6_ADDR_FLAG_MANUAL) && a->state != TERN_IPV6_ADDR_DUPLICATE &&
+           !tern_ipv6_addr_is_link_local(&a->addr) && a->prefix_len > 0;
+}
+
+/* Slot @p i carries a prefix no earlier slot does (one option per prefix). */
+static bool advertised_prefix(const tern_ipv6_if_t *ipif, size_t i)
+{
+    if (!prefix_slot(ipif, i)) {
+        return false;
+    }
+    const tern_ipv6_if_addr_t *a = &ipif->addrs.addrs[i];
+    for (size_t k = 0; k < i; k++) {
+        const tern_ipv6_if_addr_t *b = &ipif->addrs.addrs[k];
+        if (prefix_slot(ipif, k) && b->prefix_len == a->prefix_len &&
+            tern_ipv6_addr_match_prefix(&b->addr, &a->addr, a->prefix_len)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * A multicast RA to all nodes from @p src (§6.2.3): CurHopLimit 64, M = O = 0,
+ * Reachable Time and Retrans Timer 0 (unspecified), our SLLA, the link MTU,
+ * and one Prefix Information option per prefix.
+ */
+static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t router_lifetime_s)
+{
+    tern_ipv6_t *ip = ipif->ip;
+    const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
+    uint8_t slla[LLADDR_OPT_MAX];
+    size_t slla_len = own_slla(ipif, slla);
+    size_t options_len = slla_len + TERN_NDP_OPT_MTU_LEN;
+    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
+        options_len += advertised_prefix(ipif, i) ? TERN_NDP_OPT_PREFIX_INFO_LEN : 0u;
+    }
+    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, TERN_NDP_RA_LEN + options_len,
+                                      TERN_NETTYPE_ICMPV6);
+    if (msg == NULL) {
+        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+        return;
+    }
+    /* Options written in place after the fixed part; emit then copies them onto themselves. */
+    uint8_t *b = msg->data;
+    uint8_t *options = b + TERN_NDP_RA_LEN;
+    size_t pos = 0;
+    memcpy(options, slla, slla_len);
+    pos += slla_len;
+    pos += (size_t)tern_ndp_opt_mtu_emit(ipif->netif->mtu, options + pos, options_len - pos);
+    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
+        if (!advertised_prefix(ipif, i)) {
+            continue;
+        }
+        const tern_ipv6_if_addr_t *a = &ipif->addrs.addrs[i];
+        tern_ndp_opt_prefix_info_t pio = {
+            .prefix_len = a->prefix_len,
+            /* A only for /64: RFC 4862 §5.5.3 (d) hosts form addresses from 64-bit prefixes only. */
+            .flags = (uint8_t)(TERN_NDP_PIO_FLAG_ONLINK | ((a->prefix_len == 64) ? TERN_NDP_PIO_FLAG_AUTONOMOUS : 0u)),
+            .valid_lifetime = ADV_VALID_LIFETIME_S,
+            .preferred_lifetime = ADV_PREFERRED_LIFETIME_S,
+            .prefix = a->addr,
+        };
+        tern_ipv6_addr_mask(&pio.prefix, a->prefix_len); /* §4.6.2: bits past the length are 0 */
+        pos += (size_t)tern_ndp_opt_prefix_info_emit(&pio, options + pos, options_len - pos);
+    }
+    tern_ndp_ra_repr_t ra = {
+        .cur_hop_limit = TERN_IPV6_DEFAULT_HOP_LIMIT,
+        .flags = 0,
+        .router_lifetime = router_lifetime_s,
+        .reachable_time = 0,
+        .retrans_timer = 0,
+        .options = options,
+        .options_len = pos,
+    };
+    (void)tern_ndp_ra_emit(&ra, b, msg->size);
+    ipv6_count(ip, TERN_IPV6_RA_SENT);
+    ipif->rd.last_ra_us = ipv6_now(ip);
+    (void)ipv6_output(ip, ipif, src, &all_nodes, TERN_ICMPV6_NEXT_HEADER, TERN_IPV6_ND_HOP_LIMIT, msg);
+}
+
+/*
+ * Have a multicast RA go at @p at_us or earlier if one is already due
+ * sooner; never within MIN_DELAY_BETWEEN_RAS of the previous one (§6.2.4,
+ * §6.2.6): then at that bound plus the random part @p jitter_us.
+ */
+static void schedule_ra(tern_ipv6_if_t *ipif, uint64_t at_us, uint64_t jitter_us)
+{
+    uint64_t last = ipif->rd.last_ra_us;
+    if (last != NEVER && at_us < last + MIN_DELAY_BETWEEN_RAS_US) {
+        at_us = last + MIN_DELAY_BETWEEN_RAS_US + jitter_us;
+    }
+    if (at_us < ipif->rd.deadline_us) {
+        ipif->rd.deadline_us = at_us;
+    }
+}
+
+/* §6.2.4: a router interface becomes advertising: the first RA at once (once the
+ * link-local address is preferred), then the initial ones at most 16 s apart. */
+static void start_advertising(tern_ipv6_if_t *ipif)
+{
+    join_all_routers(ipif, true);
+    ipif->rd.sent = 0;
+    ipif->rd.deadline_us = ipv6_now(ipif->ip);
+}
+
+/* §6.2.4: the next unsolicited RA, uniformly in [MinRtrAdvInterval, MaxRtrAdvInterval],
+ * at most MAX_INITIAL_RTR_ADVERT_INTERVAL while the first few go. */
+static uint64_t next_unsolicited_interval(tern_ipv6_if_t *ipif)
+{
+    const uint64_t min = (uint64_t)TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL * US_PER_S;
+    const uint64_t max = (uint64_t)TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL * US_PER_S;
+    uint64_t interval = min + random_us(ipif->ip, max - min);
+    if (ipif->rd.sent < MAX_INITIAL_RTR_ADVERTISEMENTS && interval > MAX_INITIAL_RTR_ADVERT_INTERVAL_US) {
+        interval = MAX_INITIAL_RTR_ADVERT_INTERVAL_US;
+    }
+    return interval;
+}
+
+/* ------------------------------------------------------------ module hooks */
+
+void ipv6_rd_enable(tern_ipv6_if_t *ipif)
+{
+    ipif->rd.deadline_us = NEVER;
+    ipif->rd.last_ra_us = NEVER;
+    ipif->rd.base_reachable_ms = REACHABLE_TIME_MS;
+    ipif->rd.link_mtu = 0;
+    ipif->rd.all_routers = false;
+    if (!rd_capable(ipif)) {
+        return;
+    }
+    if (ipif->ip->router) {
+        start_advertising(ipif);
+    } else {
+        start_soliciting(ipif);
+    }
+}
+
+uint64_t ipv6_rd_next_deadline(const tern_ipv6_if_t *ipif)
+{
+    return ipif->rd.deadline_us;
+}
+
+void ipv6_rd_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
+{
+    tern_ipv6_rd_t *rd = &ipif->rd;
+    if (rd->deadline_us > now_us) {
+        return;
+    }
+    rd->deadline_us = NEVER;
+    if (!ipif->ip->router) {
+        send_rs(ipif);
+        if (++rd->sent < MAX_RTR_SOLICITATIONS) {
+            rd->deadline_us = now_us + RTR_SOLICITATION_INTERVAL_US;
+        }
+        return;
+    }
+    const tern_ipv6_addr_t *src = preferred_link_local(ipif);
+    if (src == NULL) {
+        return; /* §6.2.2: no RA before the link-local address is usable; ipv6_rd_addr_ready() resumes */
+    }
+    send_ra(ipif, src, (uint16_t)ADV_DEFAULT_LIFETIME_S);
+    if (rd->sent < UINT8_MAX) {
+        rd->sent++;
+    }
+    rd->deadline_us = now_us + next_unsolicited_interval(ipif);
+}
+
+void ipv6_rd_addr_ready(void *ctx, const tern_ipv6_addr_t *addr)
+{
+    tern_ipv6_if_t *ipif = ctx;
+    if (!ipif->ip->router || !rd_capable(ipif)) {
+        return;
+    }
+    uint64_t now = ipv6_now(ipif->ip);
+    if (!tern_ipv6_addr_is_link_local(addr)) {
+        /* §6.2.4: the advertised information changed: the initial schedule again. */
+        ipif->rd.sent = 0;
+    }
+    schedule_ra(ipif, now, 0);
+}
+
+bool ipv6_rd_all_routers(const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst)
+{
+    const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
+    return ipif->ip->router && tern_ipv6_addr_equal(dst, &all_routers);
+}
+
+/* ------------------------------------------------------------ receive */
+
+void ipv6_ndp_rs_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
+                         const uint8_t *b, size_t len)
+{
+    tern_ndp_rs_repr_t rs;
+    if (tern_ndp_check_ip(b, len, &hdr->src, &hdr->dst, hdr->hop_limit) < 0 ||
+        tern_ndp_rs_parse(&rs, b, len) < 0) {
+        ipv6_count(ip, TERN_IPV6_NDP_INVALID);
+        return;
+    }
+    if (!ip->router || !rd_capable(ipif)) {
+        ipv6_count(ip, TERN_IPV6_RD_IGNORED); /* §6.2.6: "Hosts MUST silently discard" RSs */
+        return;
+    }
+    /* §6.2.6: the solicitor's SLLA updates the cache (STALE), IsRouter left alone. */
+    learn_slla(ipif, &hdr->src, rs.options, rs.options_len, false);
+    /* §6.2.6: a multicast answer after a random delay of up to MAX_RA_DELAY_TIME,
+     * folded into an RA already due sooner, rate limited. */
+    uint64_t jitter = random_us(ip, MAX_RA_DELAY_TIME_US);
+    schedule_ra(ipif, ipv6_now(ip) + jitter, jitter);
+}
+
+/* Does the table hold a connected route for @p prefix/@p len on @p if_index? (It stays as it is.) */
+static bool connected_route(const tern_fib_t *fib, const tern_ipv6_addr_t *prefix, uint8_t len,
+                            uint16_t if_index)
+{
+    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+        const tern_fib_route_t *r = &fib->routes[i];
+        if (r->used && r->origin == TERN_FIB_CONNECTED && r->len == len && r->if_index == if_index &&
+            tern_ipv6_addr_match_prefix(prefix, &r->prefix, len)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* §6.3.4 Prefix Information: on-link (L) and autonomous (A, RFC 4862 §5.5.3). */
+static void prefix_info(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ndp_opt_t *opt, uint64_t now)
+{
+    tern_ndp_opt_prefix_info_t pio;
+    if (tern_ndp_opt_prefix_info_parse(&pio, opt) < 0 || tern_ipv6_addr_is_link_local(&pio.prefix)) {
+        ipv6_count(ip, TERN_IPV6_RA_OPT_IGNORED); /* §6.3.4: "silently ignore" the link-local prefix */
+        return;
+    }
+    uint16_t if_index = ipif->netif->index;
+    if ((pio.flags & TERN_NDP_PIO_FLAG_ONLINK) && !connected_route(&ip->fib, &pio.prefix, pio.prefix_len, if_index)) {
+        if (pio.valid_lifetime == 0) {
+            /* §6.3.4: a zero Valid Lifetime times the prefix out at once. */
+            (void)tern_fib_remove(&ip->fib, &pio.prefix, pio.prefix_len, if_index, NULL);
+        } else if (tern_fib_add(&ip->fib, &pio.prefix, pio.prefix_len, NULL, if_index,
+                                lifetime_end(pio.valid_lifetime, now), TERN_FIB_RA, 0) < 0) {
+            ipv6_count(ip, TERN_IPV6_RA_OPT_IGNORED);
+        }
+    }
+    if (pio.flags & TERN_NDP_PIO_FLAG_AUTONOMOUS) {
+        tern_ipv6_addr_t iid = TERN_IPV6_ADDR_UNSPECIFIED;
+        if (tern_ipv6_iid_from_l2addr(&iid, ipif->netif->l2addr, ipif->netif->l2addr_len) < 0 ||
+            tern_ipv6_addrs_slaac(&ipif->addrs, &pio.prefix, pio.prefix_len, pio.preferred_lifetime,
+                                  pio.valid_lifetime, &iid, now) < 0) {
+            ipv6_count(ip, TERN_IPV6_RA_OPT_IGNORED); /* RFC 4862 §5.5.3 (b)-(d), or no room */
+        }
+    }
+}
+
+/* §6.3.4 MTU option: kept when 1280 <= MTU <= the link's maximum. */
+static void mtu_option(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ndp_opt_t *opt)
+{
+    uint32_t mtu;
+    if (tern_ndp_opt_mtu_parse(&mtu, opt) < 0 || mtu < IPV6_MIN_MTU || mtu > ipif->netif->mtu) {
+        ipv6_count(ip, TERN_IPV6_RA_OPT_IGNORED);
+        return;
+    }
+    ipif->rd.link_mtu = (uint16_t)mtu;
+}
+
+/* §6.3.4: a new BaseReachableTime gives a new random ReachableTime in [0.5, 1.5] x Base (§6.3.2). */
+static void set_base_reachable(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, uint32_t ms)
+{
+    if (ms > MAX_REACHABLE_TIME_MS) {
+        ms = MAX_REACHABLE_TIME_MS;
+    }
+    if (ms == ipif->rd.base_reachable_ms) {
+        return;
+    }
+    ipif->rd.base_reachable_ms = ms;
+    uint64_t base_us = (uint64_t)ms * 1000u;
+    uint64_t reachable = base_us / 2u + random_us(ip, base_us);
+    ipif->nc.reachable_time_us = (reachable > UINT32_MAX) ? UINT32_MAX : (uint32_t)reachable;
+}
+
+void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
+                         const uint8_t *b, size_t len)
+{
+    tern_ndp_ra_repr_t ra;
+    if (tern_ndp_check_ip(b, len, &hdr->src, &hdr->dst, hdr->hop_limit) < 0 ||
+        tern_ndp_ra_parse(&ra, b, len) < 0) {
+        ipv6_count(ip, TERN_IPV6_NDP_INVALID); /* §6.1.2 */
+        return;
+    }
+    if (ip->router || !rd_capable(ipif)) {
+        /* §6.2.7: routers do not configure themselves from RAs (consistency checks not done). */
+        ipv6_count(ip, TERN_IPV6_RD_IGNORED);
+        return;
+    }
+    ipv6_count(ip, TERN_IPV6_RA_RECEIVED);
+    uint64_t now = ipv6_now(ip);
+    uint16_t if_index = ipif->netif->index;
+    /* §6.3.4 default router list: ::/0 via the router, for Router Lifetime; 0 removes it. */
+    const tern_ipv6_addr_t any = TERN_IPV6_ADDR_UNSPECIFIED;
+    if (ra.router_lifetime == 0) {
+        (void)tern_fib_remove(&ip->fib, &any, 0, if_index, &hdr->src);
+    } else {
+        (void)tern_fib_add(&ip->fib, &any, 0, &hdr->src, if_index,
+                           now + (uint64_t)ra.router_lifetime * US_PER_S, TERN_FIB_RA, 0);
+        /* §6.3.7: a valid RA with a nonzero Router Lifetime ends the solicitations. */
+        ipif->rd.deadline_us = NEVER;
+        ipif->rd.sent = MAX_RTR_SOLICITATIONS;
+    }
+    /* §6.3.4: nonzero Cur Hop Limit, Reachable Time, Retrans Timer replace ours. */
+    if (ra.cur_hop_limit != 0) {
+        ipif->cur_hop_limit = ra.cur_hop_limit;
+    }
+    if (ra.reachable_time != 0) {
+        set_base_reachable(ip, ipif, ra.reachable_time);
+    }
+    if (ra.retrans_timer != 0) {
+        uint32_t ms = (ra.retrans_timer > UINT32_MAX / 1000u) ? UINT32_MAX / 1000u : ra.retrans_timer;
+        ipif->nc.retrans_timer_us = ms * 1000u;
+        ipif->addrs.retrans_timer_us = ms * 1000u;
+    }
+    /* §6.3.4: the SLLA option updates the cache and marks the sender a router. */
+    learn_slla(ipif, &hdr->src, ra.options, ra.options_len, true);
+    tern_ndp_opt_iter_t it;
+    tern_ndp_opt_t opt;
+    tern_ndp_opt_iter_init(&it, ra.options, ra.options_len);
+    while (tern_ndp_opt_next(&it, &opt) > 0) {
+        if (opt.type == TERN_NDP_OPT_PREFIX_INFO) {
+            prefix_info(ip, ipif, &opt, now);
+        } else if (opt.type == TERN_NDP_OPT_MTU) {
+            mtu_option(ip, ipif, &opt);
+        } /* §4.6: other options are ignored */
+    }
+}
+
+/* ------------------------------------------------------------ mode and options */
+
+static void set_router(tern_ipv6_t *ip, bool router)
+{
+    if (ip->router == router) {
+        return;
+    }
+    ip->router = router;
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        tern_ipv6_if_t *ipif = &ip->ifs[i];
+        if (ipif->netif == NULL || !rd_capable(ipif)) {
+            continue;
+        }
+        ipif->rd.deadline_us = NEVER;
+        if (router) {
+            /* §6.2.7: what hosts learnt from RAs is not a router's configuration. */
+            (void)tern_fib_flush(&ip->fib, ipif->netif->index, TERN_FIB_RA);
+            ipif->rd.link_mtu = 0;
+            start_advertising(ipif);
+            continue;
+        }
+        /* §6.2.5: a final RA with Router Lifetime 0 (one of up to MAX_FINAL_RTR_ADVERTISEMENTS). */
+        const tern_ipv6_addr_t *src = preferred_link_local(ipif);
+        if (src != NULL && ipif->rd.last_ra_us != NEVER) {
+            send_ra(ipif, src, 0);
+        }
+        join_all_routers(ipif, false);
+        ipif->rd.last_ra_us = NEVER;
+        start_soliciting(ipif);
+    }
+}
+
+int tern_ipv6_set_router(tern_ipv6_t *ip, bool router)
+{
+    if (ip == NULL) {
+        return -EINVAL;
+    }
+    uint8_t value = router ? 1u : 0u;
+    int res = tern_netapi_set(&ip->module, TERN_NETOPT_IPV6_ROUTER, 0, &value, sizeof(value));
+    return (res < 0) ? res : 0;
+}
+
+int ipv6_rd_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+{
+    if (opt->opt != TERN_NETOPT_IPV6_ROUTER) {
+        return -ENOTSUP;
+    }
+    if (opt->data_len != sizeof(uint8_t)) {
+        return -EINVAL;
+    }
+    const uint8_t *value = opt->data;
+    if (*value > 1u) {
+        return -EINVAL;
+    }
+    set_router(ip, *value == 1u);
+    return (int)sizeof(uint8_t);
+}
+
+int ipv6_rd_get_option(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_netapi_opt_t *opt)
+{
+    switch (opt->opt) {
+    case TERN_NETOPT_IPV6_ROUTES: {
+        tern_ipv6_route_list_t *list = opt->data;
+        if (opt->data_len < sizeof(*list)) {
+            return -EOVERFLOW;
+        }
+        memcpy(list->routes, ip->fib.routes, sizeof(list->routes));
+        list->now_us = ipv6_now(ip);
+        return (int)sizeof(*list);
+    }
+    case TERN_NETOPT_IPV6_LINK_PARAMS: {
+        if (ipif == NULL) {
+            return -ENODEV;
+        }
+        if (opt->data_len < sizeof(tern_ipv6_link_params_t)) {
+            return -EOVERFLOW;
+        }
+        tern_ipv6_link_params_t p = {
+            .reachable_time_us = ipif->nc.reachable_time_us,
+            .retrans_timer_us = ipif->nc.retrans_timer_us,
+            .base_reachable_ms = ipif->rd.base_reachable_ms,
+            .link_mtu = (ipif->rd.link_mtu != 0) ? ipif->rd.link_mtu : ipif->netif->mtu,
+            .cur_hop_limit = ipif->cur_hop_limit,
+            .mtu_from_ra = ipif->rd.link_mtu != 0,
+            .router = ip->router,
+        };
+        memcpy(opt->data, &p, sizeof(p));
+        return (int)sizeof(p);
+    }
+    default:
+        return -ENOTSUP;
+    }
+}

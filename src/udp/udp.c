@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The UDP module: validate, demultiplex by port, and pass datagrams down.
+ *
+ * Read first: RFC 768; RFC 8200 §8.1; RFC 6335 §6; RFC 4443 §3.1.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "tern/ipv6/ipv6.h"
+#include "tern/netapi.h"
+#include "tern/udp.h"
+#include "tern/wire/ipv6.h"
+#include "tern/wire/udp.h"
+
+static const char *const udp_counter_names[TERN_UDP_STAT_NUMOF] = {
+    [TERN_UDP_RX_DATAGRAMS] = "rx_datagrams",
+    [TERN_UDP_RX_BAD_LENGTH] = "rx_bad_length",
+    [TERN_UDP_RX_BAD_CHECKSUM] = "rx_bad_checksum",
+    [TERN_UDP_RX_NO_PORT] = "rx_no_port",
+    [TERN_UDP_RX_NO_PORT_LOST] = "rx_no_port_lost",
+    [TERN_UDP_RX_NOMEM] = "rx_nomem",
+    [TERN_UDP_RX_INVALID] = "rx_invalid",
+    [TERN_UDP_TX_DATAGRAMS] = "tx_datagrams",
+    [TERN_UDP_TX_ERRORS] = "tx_errors",
+};
+
+static void udp_count(tern_udp_t *udp, unsigned c)
+{
+    tern_count(&udp->counters[c]);
+}
+
+static tern_pktbuf_t *udp_pktbuf(tern_udp_t *udp)
+{
+    return &udp->module.stack->pktbuf;
+}
+
+/* ------------------------------------------------------------ ports */
+
+/*
+ * Copy the modules registered for exactly (UDP, @p port) into @p out (at most
+ * @p max). @return how many match (may exceed @p max).
+ */
+static unsigned collect_port(tern_stack_t *stack, uint16_t port, tern_module_t **out, unsigned max)
+{
+    tern_netreg_t *reg = &stack->netreg;
+    unsigned n = 0;
+    tern_netreg_lock(reg);
+    for (tern_netreg_entry_t *e = tern_netreg_lookup(reg, TERN_NETTYPE_UDP, port, NULL); e != NULL;
+         e = tern_netreg_lookup(reg, TERN_NETTYPE_UDP, port, e)) {
+        if (e->demux_ctx != (uint32_t)port) {
+            continue; /* an ALL entry: it had the datagram from IPv6 */
+        }
+        if (n < max && out != NULL) {
+            out[n] = e->module;
+        }
+        n++;
+    }
+    tern_netreg_unlock(reg);
+    return n;
+}
+
+unsigned tern_udp_port_users(tern_stack_t *stack, uint16_t port)
+{
+    return (stack != NULL) ? collect_port(stack, port, NULL, 0) : 0u;
+}
+
+int tern_udp_ephemeral_port(tern_udp_t *udp)
+{
+    if (udp == NULL || udp->module.stack == NULL) {
+        return -EINVAL;
+    }
+    tern_stack_t *stack = udp->module.stack;
+    const uint32_t range = TERN_UDP_EPHEMERAL_MAX - TERN_UDP_EPHEMERAL_MIN + 1u;
+    uint32_t start = 0;
+    /* RFC 6335 §6 / RFC 6056: random choice, then the next free one. */
+    for (unsigned attempt = 0; attempt < 64u; attempt++) {
+        tern_lock_acquire(tern_stack_lock(stack));
+        uint32_t x = udp->rng;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        udp->rng = x;
+        tern_lock_release(tern_stack_lock(stack));
+        start = x % range;
+        uint16_t port = (uint16_t)(TERN_UDP_EPHEMERAL_MIN + start);
+        if (collect_port(stack, port, NULL, 0) == 0) {
+            return port;
+        }
+    }
+    for (uint32_t i = 1; i < range; i++) {
+        uint16_t port = (uint16_t)(TERN_UDP_EPHEMERAL_MIN + (start + i) % range);
+        if (collect_port(stack, port, NULL, 0) == 0) {
+            return port;
+        }
+    }
+    return -EADDRINUSE;
+}
+
+/* ------------------------------------------------------------ receive */
+
+/* Hand @p pkt (the caller's reference, not yet split) to IPv6 for port unreachable. */
+static void report_no_port(tern_udp_t *udp, tern_pkt_t *pkt)
+{
+    udp_count(udp, TERN_UDP_RX_NO_PORT);
+    if (udp->ipv6 != NULL) {
+        tern_msg_t msg = { .type = TERN_IPV6_MSG_PORT_UNREACHABLE, .sender = &udp->module, .content.pkt = pkt };
+        if (tern_netapi_post(&udp->ipv6->module, &msg) == 0) {
+            return;
+        }
+    }
+    udp_count(udp, TERN_UDP_RX_NO_PORT_LOST);
+    tern_pktbuf_release(udp_pktbuf(udp), pkt);
+}
+
+/* Deliver @p pkt (one reference) to the @p n modules of @p to. */
+static void deliver(tern_udp_t *udp, tern_module_t **to, unsigned n, tern_pkt_t *pkt)
+{
+    tern_stack_t *stack = udp->module.stack;
+    if (n > 1 && tern_pktbuf_hold(&stack->pktbuf, pkt, n - 1) < 0) {
+        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_TOO_MANY]);
+        tern_pktbuf_release(&stack->pktbuf, pkt);
+        return;
+    }
+    udp_count(udp, TERN_UDP_RX_DATAGRAMS);
+    for (unsigned i = 0; i < n; i++) {
+        /* A full socket queue releases its copy and counts netapi.queue_full. */
+        (void)tern_netapi_receive(to[i], pkt);
+    }
+}
+
+static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
+{
+    tern_pktbuf_t *pb = udp_pktbuf(udp);
+    tern_pkt_t *ip_snip = tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
+    tern_ipv6_repr_t ip;
+    if (pkt->type != TERN_NETTYPE_UDP || ip_snip == NULL || tern_ipv6_parse(&ip, ip_snip->data, ip_snip->size) < 0) {
+        udp_count(udp, TERN_UDP_RX_INVALID);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    tern_pkt_t *own = tern_pktbuf_start_write(pb, pkt);
+    if (own == NULL) {
+        udp_count(udp, TERN_UDP_RX_NOMEM);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    pkt = own;
+    tern_udp_repr_t repr;
+    if (tern_udp_parse(&repr, pkt->data, pkt->size) < 0) {
+        udp_count(udp, TERN_UDP_RX_BAD_LENGTH);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    if (pkt->size > repr.length) {
+        /* Bytes beyond the Length field are not UDP's (RFC 768). Shrinking
+         * never fails. */
+        (void)tern_pktbuf_realloc_data(pb, pkt, repr.length);
+    }
+    const tern_checksum_span_t span = { .data = pkt->data, .len = pkt->size };
+    if (tern_udp_checksum_verify(&repr, &ip.src, &ip.dst, &span, 1) < 0) {
+        udp_count(udp, TERN_UDP_RX_BAD_CHECKSUM);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    tern_module_t *to[TERN_CONF_NETAPI_MAX_RECEIVERS];
+    unsigned n = collect_port(udp->module.stack, repr.dst_port, to, TERN_CONF_NETAPI_MAX_RECEIVERS);
+    if (n == 0) {
+        report_no_port(udp, pkt);
+        return;
+    }
+    if (n > TERN_CONF_NETAPI_MAX_RECEIVERS) {
+        for (unsigned i = TERN_CONF_NETAPI_MAX_RECEIVERS; i < n; i++) {
+            tern_count(&udp->module.stack->netapi_drops[TERN_NETAPI_DROP_TOO_MANY]);
+        }
+        n = TERN_CONF_NETAPI_MAX_RECEIVERS;
+    }
+    /* [payload, UDP, ...]: the header gets its own snip; an empty payload an
+     * empty snip, so that receivers always find the payload at the head. */
+    if (pkt->size > TERN_UDP_HDR_LEN) {
+        if (tern_pktbuf_mark(pb, pkt, TERN_UDP_HDR_LEN, TERN_NETTYPE_UDP) == NULL) {
+            udp_count(udp, TERN_UDP_RX_NOMEM);
+            tern_pktbuf_release(pb, pkt);
+            return;
+        }
+        pkt->type = TERN_NETTYPE_UNDEF;
+    } else {
+        tern_pkt_t *empty = tern_pktbuf_add(pb, pkt, NULL, 0, TERN_NETTYPE_UNDEF);
+        if (empty == NULL) {
+            udp_count(udp, TERN_UDP_RX_NOMEM);
+            tern_pktbuf_release(pb, pkt);
+            return;
+        }
+        pkt = empty;
+    }
+    deliver(udp, to, n, pkt);
+}
+
+/* ------------------------------------------------------------ send */
+
+static void send_down(tern_udp_t *udp, tern_pkt_t *pkt)
+{
+    tern_pktbuf_t *pb = udp_pktbuf(udp);
+    tern_pkt_t *head = tern_pktbuf_start_write_upto(pb, pkt, TERN_NETTYPE_UDP);
+    if (head == NULL) {
+        udp_count(udp, TERN_UDP_TX_ERRORS);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    pkt = head;
+    tern_pkt_t *hdr = tern_pkt_search_type(pkt, TERN_NETTYPE_UDP);
+    size_t len = tern_pkt_len(hdr);
+    if (hdr->size != TERN_UDP_HDR_LEN || len > 0xFFFFu || tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6) == NULL) {
+        udp_count(udp, TERN_UDP_TX_ERRORS);
+        tern_pktbuf_release(pb, pkt);
+        return;
+    }
+    uint8_t *b = hdr->data;
+    b[4] = (uint8_t)(len >> 8);
+    b[5] = (uint8_t)len;
+    b[6] = 0; /* filled by IPv6 once the source address is known */
+    b[7] = 0;
+    if (tern_netapi_dispatch_send(udp->module.stack, TERN_NETTYPE_IPV6, TERN_NETREG_DEMUX_CTX_ALL, pkt) > 0) {
+        udp_count(udp, TERN_UDP_TX_DATAGRAMS);
+    } else {
+        udp_count(udp, TERN_UDP_TX_ERRORS); /* no IPv6 or its queue full (also counted by netapi) */
+    }
+}
+
+/* ------------------------------------------------------------ module */
+
+static int handle(tern_module_t *self, tern_msg_t *msg)
+{
+    tern_udp_t *udp = self->context;
+    switch (msg->type) {
+    case TERN_MSG_RCV:
+        receive(udp, msg->content.pkt);
+        return 0;
+    case TERN_MSG_SND:
+        send_down(udp, msg->content.pkt);
+        return 0;
+    default:
+        return -ENOTSUP;
+    }
+}
+
+int tern_udp_init(tern_udp_t *udp, tern_stack_t *stack, struct tern_ipv6 *ipv6)
+{
+    if (udp == NULL || stack == NULL) {
+        return -EINVAL;
+    }
+    memset(udp, 0, sizeof(*udp));
+    udp->ipv6 = ipv6;
+    udp->rng = 0x2545F491u ^ (uint32_t)(uintptr_t)udp;
+    if (udp->rng == 0) {
+        udp->rng = 1;
+    }
+    int res = tern_module_init(&udp->module, "udp", TERN_CONF_UDP_PRIORITY, handle, udp, udp->queue,
+                               TERN_CONF_MODULE_QUEUE_LEN);
+    if (res < 0) {
+        return res;
+    }
+    res = tern_stack_add_module(stack, &udp->module);
+    if (res < 0) {
+        return res;
+    }
+    tern_netreg_entry_init(&udp->entry, TERN_NETREG_DEMUX_CTX_ALL, &udp->module);
+    res = tern_netreg_register(&stack->netreg, TERN_NETTYPE_UDP, &udp->entry);
+    if (res < 0) {
+        return res;
+    }
+    udp->stats.name = "udp";
+    udp->stats.names = udp_counter_names;
+    udp->stats.values = udp->counters;
+    udp->stats.count = TERN_UDP_STAT_NUMOF;
+    tern_stack_add_stats(stack, &udp->stats);
+    return 0;
+}

@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief UDP and sock_udp end to end through the test device, under virtual
+ *        time: delivery to a bound socket (recv and callback), the drops RFC
+ *        768 / RFC 8200 §8.1 ask for, port unreachable, sending, ephemeral
+ *        ports, close.
+ *
+ * Like test_ipv6_module.c: the test device carries bare IPv6 packets with a
+ * 48-bit address; frames the node sends are captured and parsed back with
+ * the wire functions, frames it receives are built with them.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "tern/ipv6/ipv6.h"
+#include "tern/netapi.h"
+#include "tern/netdev/test.h"
+#include "tern/port/loop.h"
+#include "tern/sock_udp.h"
+#include "tern/udp.h"
+#include "tern/wire/checksum.h"
+#include "tern/wire/icmpv6.h"
+#include "tern/wire/ipv6.h"
+#include "tern/wire/ndp.h"
+#include "tern/wire/udp.h"
+
+#define MS 1000u
+#define SEC 1000000u
+
+static tern_vclock_t clock_v;
+static tern_loop_t loop;
+static tern_stack_t stack;
+static tern_ipv6_t ip;
+static tern_udp_t udp;
+static tern_netdev_test_t dev;
+static tern_netif_t netif;
+static tern_sock_udp_t sock;
+static tern_sock_udp_t sock2;
+
+static const uint8_t NODE_MAC[6] = { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x01 };
+static const uint8_t PEER_MAC[6] = { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x99 };
+static const char *NODE_LL = "fe80::5eff:fe00:5301";
+static const char *PEER_LL = "fe80::1";
+
+#define MAX_SENT 16
+static uint8_t sent[MAX_SENT][1500];
+static size_t sent_len[MAX_SENT];
+static unsigned nsent;
+static uint8_t rx[1500];
+
+static int capture(tern_netdev_test_t *d, const tern_iolist_t *iol, size_t count)
+{
+    (void)d;
+    size_t len = 0;
+    assert_true(nsent < MAX_SENT);
+    for (size_t i = 0; i < count; i++) {
+        memcpy(&sent[nsent][len], iol[i].base, iol[i].len);
+        len += iol[i].len;
+    }
+    sent_len[nsent++] = len;
+    return (int)len;
+}
+
+static tern_ipv6_addr_t A(const char *text)
+{
+    tern_ipv6_addr_t a;
+    assert_int_equal(tern_ipv6_addr_from_str(&a, text, strlen(text)), 0);
+    return a;
+}
+
+static void run_for(uint64_t us)
+{
+    assert_int_equal(tern_executor_run_until(&loop.base, clock_v.now + us), 0);
+}
+
+static void inject(const uint8_t *pkt, size_t len)
+{
+    memcpy(rx, pkt, len);
+    assert_int_equal(tern_netdev_test_inject(&dev, rx, len), 0);
+}
+
+static void receive(const uint8_t *pkt, size_t len)
+{
+    inject(pkt, len);
+    run_for(1);
+}
+
+/* Datagram options for build_udp(). */
+enum { CSUM_OK, CSUM_BAD, CSUM_ZERO };
+
+/*
+ * An IPv6 packet from PEER_LL:@p sport to NODE_LL:@p dport carrying @p data.
+ * @p length_field: the UDP Length to write (0: the right one); @p extra:
+ * bytes after the datagram inside the IPv6 payload.
+ */
+static size_t build_udp(uint8_t *out, uint16_t sport, uint16_t dport, const void *data, size_t len, int csum,
+                        uint16_t length_field, size_t extra)
+{
+    tern_ipv6_addr_t src = A(PEER_LL), dst = A(NODE_LL);
+    uint16_t ulen = (uint16_t)(TERN_UDP_HDR_LEN + len);
+    tern_udp_repr_t u = { .src_port = sport, .dst_port = dport, .length = ulen, .checksum = 0 };
+    assert_int_equal(tern_udp_emit(&u, out + 40, 8), 8);
+    memcpy(out + 48, data, len);
+    memset(out + 48 + len, 0xEE, extra);
+    const tern_checksum_span_t span = { .data = out + 40, .len = ulen };
+    uint16_t sum = tern_udp_checksum(&src, &dst, &span, 1);
+    if (csum == CSUM_BAD) {
+        sum ^= 0x0101u;
+    } else if (csum == CSUM_ZERO) {
+        sum = 0;
+    }
+    assert_int_equal(tern_udp_set_checksum(out + 40, 8, sum), 0);
+    if (length_field != 0) {
+        out[44] = (uint8_t)(length_field >> 8);
+        out[45] = (uint8_t)length_field;
+    }
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)(ulen + extra), .next_header = 17, .hop_limit = 64,
+                           .src = src, .dst = dst };
+    assert_int_equal(tern_ipv6_emit(&h, out, 40), 40);
+    return 40 + ulen + extra;
+}
+
+static size_t build_na(uint8_t *out)
+{
+    uint8_t opt[8];
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_TLLA, .addr = PEER_MAC, .addr_len = 6 };
+    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
+    tern_ndp_na_repr_t na = { .flags = TERN_NDP_NA_FLAG_SOLICITED | TERN_NDP_NA_FLAG_OVERRIDE, .target = A(PEER_LL),
+                              .options = opt, .options_len = (size_t)olen };
+    uint8_t msg[64];
+    int n = tern_ndp_na_emit(&na, msg, sizeof(msg));
+    assert_true(n > 0);
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)n, .next_header = 58, .hop_limit = 255, .src = A(PEER_LL),
+                           .dst = A(NODE_LL) };
+    assert_int_equal(tern_ipv6_emit(&h, out, 40), 40);
+    memcpy(out + 40, msg, (size_t)n);
+    assert_int_equal(tern_icmpv6_checksum_fill(out + 40, (size_t)n, &h.src, &h.dst), 0);
+    return 40 + (size_t)n;
+}
+
+/* Index of the first sent frame with next header @p nh (and ICMPv6 type @p icmp_type
+ * unless 0): other frames (router solicitations...) may come in between. */
+static unsigned find_sent(uint8_t nh, uint8_t icmp_type)
+{
+    for (unsigned i = 0; i < nsent; i++) {
+        if (sent_len[i] > 40 && sent[i][6] == nh && (icmp_type == 0 || sent[i][40] == icmp_type)) {
+            return i;
+        }
+    }
+    fail_msg("no frame with next header %u (type %u) sent", nh, icmp_type);
+    return 0;
+}
+
+static uint32_t ucount(unsigned c)
+{
+    return udp.counters[c];
+}
+
+static tern_sock_udp_ep_t ep(const char *addr, uint16_t port, uint16_t netif_index)
+{
+    tern_sock_udp_ep_t e = { .addr = A(addr), .netif = netif_index, .port = port };
+    return e;
+}
+
+static void bind_port(tern_sock_udp_t *s, uint16_t port)
+{
+    tern_sock_udp_ep_t local = ep("::", port, 0);
+    assert_int_equal(tern_sock_udp_create(s, &stack, &ip, &udp, &local, NULL, 0), 0);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&sock, 0, sizeof(sock));
+    memset(&sock2, 0, sizeof(sock2));
+    tern_vclock_init(&clock_v, 0);
+    tern_loop_init(&loop, &clock_v.base);
+    assert_int_equal(tern_stack_init(&stack, "t", &loop.base), 0);
+    assert_int_equal(tern_ipv6_init(&ip, &stack), 0);
+    assert_int_equal(tern_udp_init(&udp, &stack, &ip), 0);
+    tern_netdev_test_init(&dev);
+    memcpy(dev.addr, NODE_MAC, 6);
+    dev.addr_len = 6;
+    dev.send_cb = capture;
+    assert_int_equal(tern_netif_add(&stack, &netif, "test0", &dev.netdev, &tern_netif_link_raw,
+                                    TERN_NETTYPE_IPV6), 0);
+    assert_int_equal(tern_ipv6_netif_enable(&ip, &netif), 0);
+    run_for(2100 * MS); /* DAD of the link-local address */
+    nsent = 0;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tern_sock_udp_close(&sock);
+    tern_sock_udp_close(&sock2);
+    assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+    tern_executor_stop(&loop.base);
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        for (size_t k = 0; k < TERN_CONF_NC_SIZE && ip.ifs[i].netif != NULL; k++) {
+            tern_nc_entry_t *e = &ip.ifs[i].nc.entries[k];
+            for (size_t q = 0; q < e->queued; q++) {
+                tern_pktbuf_release(&stack.pktbuf, e->queue[q]);
+            }
+            e->queued = 0;
+        }
+    }
+    harness_assert_pktbuf_clean(&stack.pktbuf);
+    return 0;
+}
+
+static void test_udp_receive__bound_socket_gets_payload_and_sender(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    uint8_t pkt[256];
+    receive(pkt, build_udp(pkt, 40000, 5683, "hello", 5, CSUM_OK, 0, 0));
+    assert_int_equal(ucount(TERN_UDP_RX_DATAGRAMS), 1);
+    char buf[32];
+    tern_sock_udp_ep_t from;
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, &from), 5);
+    assert_memory_equal(buf, "hello", 5);
+    tern_ipv6_addr_t peer = A(PEER_LL);
+    assert_true(tern_ipv6_addr_equal(&from.addr, &peer));
+    assert_int_equal(from.port, 40000);
+    assert_int_equal(from.netif, netif.index);
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, &from), -EAGAIN);
+    /* An empty datagram is a datagram of 0 bytes. */
+    receive(pkt, build_udp(pkt, 40000, 5683, "", 0, CSUM_OK, 0, 0));
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), 0);
+}
+
+static void test_sock_udp_recv__timeout_runs_the_stack(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    char buf[32];
+    uint64_t t0 = clock_v.now;
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 5 * MS, NULL), -ETIMEDOUT);
+    assert_true(clock_v.now >= t0 + 5 * MS);
+    /* Offered to the device, not yet handled: the waiting recv lets the loop run. */
+    uint8_t pkt[256];
+    inject(pkt, build_udp(pkt, 40000, 5683, "later", 5, CSUM_OK, 0, 0));
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 1 * SEC, NULL), 5);
+    assert_memory_equal(buf, "later", 5);
+}
+
+static void test_sock_udp_recv__short_buffer_truncates_and_says_so(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    uint8_t pkt[256];
+    receive(pkt, build_udp(pkt, 40000, 5683, "0123456789", 10, CSUM_OK, 0, 0));
+    char buf[4];
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -ENOBUFS);
+    assert_memory_equal(buf, "0123", 4);
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EAGAIN);
+}
+
+static void test_sock_udp_receive__ring_overflow_counted(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    uint8_t pkt[256];
+    for (unsigned i = 0; i < TERN_CONF_SOCK_UDP_RING + 1u; i++) {
+        receive(pkt, build_udp(pkt, 40000, 5683, "x", 1, CSUM_OK, 0, 0));
+    }
+    assert_int_equal(sock.drops[TERN_SOCK_UDP_DROP_RING_FULL], 1);
+}
+
+static int cb_calls;
+static char cb_data[64];
+static size_t cb_len;
+static tern_sock_udp_ep_t cb_from;
+
+static void on_datagram(tern_sock_udp_t *s, const uint8_t *data, size_t len, const tern_sock_udp_ep_t *remote,
+                        void *arg)
+{
+    assert_ptr_equal(s, &sock);
+    assert_ptr_equal(arg, &cb_calls);
+    cb_calls++;
+    cb_len = len;
+    memcpy(cb_data, data, len);
+    cb_from = *remote;
+    /* A callback runs in a handler: it may not wait. */
+    char buf[8];
+    assert_int_equal(tern_sock_udp_recv(s, buf, sizeof(buf), 10 * MS, NULL), -EDEADLK);
+}
+
+static void test_sock_udp_set_cb__callback_gets_datagram(void **state)
+{
+    (void)state;
+    cb_calls = 0;
+    bind_port(&sock, 7);
+    assert_int_equal(tern_sock_udp_set_cb(&sock, on_datagram, &cb_calls), 0);
+    uint8_t pkt[256];
+    receive(pkt, build_udp(pkt, 1234, 7, "callback", 8, CSUM_OK, 0, 0));
+    assert_int_equal(cb_calls, 1);
+    assert_int_equal(cb_len, 8);
+    assert_memory_equal(cb_data, "callback", 8);
+    assert_int_equal(cb_from.port, 1234);
+    char buf[8];
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EAGAIN);
+}
+
+static void test_udp_receive__bad_checksum_zero_checksum_bad_length_dropped(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    uint8_t pkt[256];
+    receive(pkt, build_udp(pkt, 40000, 5683, "hello", 5, CSUM_BAD, 0, 0));
+    receive(pkt, build_udp(pkt, 40000, 5683, "hello", 5, CSUM_ZERO, 0, 0));
+    assert_int_equal(ucount(TERN_UDP_RX_BAD_CHECKSUM), 2);
+    /* Length beyond the packet, and below the header's 8 bytes. */
+    receive(pkt, build_udp(pkt, 40000, 5683, "hello", 5, CSUM_OK, 14, 0));
+    receive(pkt, build_udp(pkt, 40000, 5683, "hello", 5, CSUM_OK, 7, 0));
+    assert_int_equal(ucount(TERN_UDP_RX_BAD_LENGTH), 2);
+    assert_int_equal(ucount(TERN_UDP_RX_DATAGRAMS), 0);
+    char buf[32];
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EAGAIN);
+    for (unsigned i = 0; i < nsent; i++) {
+        assert_false(sent[i][6] == 58 && sent[i][40] == TERN_ICMPV6_DST_UNREACH); /* no error for corrupt data */
+    }
+}
+
+static void test_udp_receive__bytes_beyond_length_trimmed(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    uint8_t pkt[256];
+    receive(pkt, build_udp(pkt, 40000, 5683, "hello", 5, CSUM_OK, 0, 3));
+    char buf[32];
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), 5);
+    assert_memory_equal(buf, "hello", 5);
+}
+
+static void test_udp_receive__closed_port_reported_to_ipv6(void **state)
+{
+    (void)state;
+    uint8_t pkt[256];
+    size_t len = build_udp(pkt, 40000, 9999, "anyone?", 7, CSUM_OK, 0, 0);
+    receive(pkt, len);
+    assert_int_equal(ucount(TERN_UDP_RX_NO_PORT), 1);
+    assert_int_equal(ucount(TERN_UDP_RX_NO_PORT_LOST), 0);
+    /* The IPv6 module answers with Destination Unreachable, port (after resolving the peer). */
+    assert_int_equal(ip.counters[TERN_IPV6_ICMP_ERRORS_OUT], 1);
+    uint8_t na[128];
+    receive(na, build_na(na));
+    unsigned i = find_sent(58, TERN_ICMPV6_DST_UNREACH); /* after the NS */
+    tern_ipv6_repr_t h;
+    assert_int_equal(tern_ipv6_parse(&h, sent[i], sent_len[i]), 40);
+    assert_int_equal(sent[i][41], TERN_ICMPV6_DST_UNREACH_PORT);
+    /* It quotes the invoking packet from its IPv6 header on. */
+    assert_true(sent_len[i] >= 48 + len);
+    assert_memory_equal(sent[i] + 48, pkt, len);
+}
+
+static void test_sock_udp_send__builds_checksummed_datagram(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    tern_sock_udp_ep_t remote = ep(PEER_LL, 40000, netif.index);
+    assert_int_equal(tern_sock_udp_send(&sock, "reply", 5, &remote), 5);
+    run_for(1);
+    uint8_t na[128];
+    receive(na, build_na(na));
+    unsigned i = find_sent(17, 0); /* after the NS */
+    tern_ipv6_repr_t h;
+    assert_int_equal(tern_ipv6_parse(&h, sent[i], sent_len[i]), 40);
+    assert_int_equal(h.payload_len, 13);
+    tern_ipv6_addr_t node = A(NODE_LL), peer = A(PEER_LL);
+    assert_true(tern_ipv6_addr_equal(&h.src, &node));
+    assert_true(tern_ipv6_addr_equal(&h.dst, &peer));
+    tern_udp_repr_t u;
+    assert_int_equal(tern_udp_parse(&u, sent[i] + 40, sent_len[i] - 40), 8);
+    assert_int_equal(u.src_port, 5683);
+    assert_int_equal(u.dst_port, 40000);
+    assert_int_equal(u.length, 13);
+    assert_memory_equal(sent[i] + 48, "reply", 5);
+    const tern_checksum_span_t span = { .data = sent[i] + 40, .len = 13 };
+    assert_int_equal(tern_udp_checksum_verify(&u, &h.src, &h.dst, &span, 1), 0);
+    assert_int_equal(ucount(TERN_UDP_TX_DATAGRAMS), 1);
+    /* Errors found before anything is queued. */
+    assert_int_equal(tern_sock_udp_send(&sock, "x", 1, NULL), -ENOTCONN);
+    tern_sock_udp_ep_t no_port = ep(PEER_LL, 0, netif.index);
+    assert_int_equal(tern_sock_udp_send(&sock, "x", 1, &no_port), -EINVAL);
+}
+
+static void test_sock_udp_create__connected_socket_filters_and_sends_by_default(void **state)
+{
+    (void)state;
+    tern_sock_udp_ep_t local = ep("::", 5683, 0);
+    tern_sock_udp_ep_t remote = ep(PEER_LL, 40000, netif.index);
+    assert_int_equal(tern_sock_udp_create(&sock, &stack, &ip, &udp, &local, &remote, 0), 0);
+    uint8_t pkt[256];
+    receive(pkt, build_udp(pkt, 40001, 5683, "other", 5, CSUM_OK, 0, 0));
+    assert_int_equal(sock.drops[TERN_SOCK_UDP_DROP_FILTERED], 1);
+    receive(pkt, build_udp(pkt, 40000, 5683, "peer", 4, CSUM_OK, 0, 0));
+    char buf[8];
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), 4);
+    assert_int_equal(tern_sock_udp_send(&sock, "x", 1, NULL), 1);
+    run_for(1);
+    assert_int_equal(ucount(TERN_UDP_TX_DATAGRAMS), 1);
+}
+
+static void test_sock_udp_create__ephemeral_ports_and_port_in_use(void **state)
+{
+    (void)state;
+    assert_int_equal(tern_sock_udp_create(&sock, &stack, &ip, &udp, NULL, NULL, 0), 0);
+    assert_int_equal(tern_sock_udp_create(&sock2, &stack, &ip, &udp, NULL, NULL, 0), 0);
+    tern_sock_udp_ep_t a, b;
+    assert_int_equal(tern_sock_udp_get_local(&sock, &a), 0);
+    assert_int_equal(tern_sock_udp_get_local(&sock2, &b), 0);
+    assert_true(a.port >= TERN_UDP_EPHEMERAL_MIN);
+    assert_true(b.port >= TERN_UDP_EPHEMERAL_MIN);
+    assert_int_not_equal(a.port, b.port);
+    tern_sock_udp_close(&sock2);
+    /* Explicit ports: one socket each; an open socket cannot be created again. */
+    tern_sock_udp_ep_t taken = ep("::", a.port, 0);
+    assert_int_equal(tern_sock_udp_create(&sock2, &stack, &ip, &udp, &taken, NULL, 0), -EADDRINUSE);
+    assert_int_equal(tern_sock_udp_create(&sock, &stack, &ip, &udp, &taken, NULL, 0), -EINVAL);
+    /* Local addresses must be the node's. */
+    tern_sock_udp_ep_t foreign = ep("2001:db8::99", 1000, 0);
+    assert_int_equal(tern_sock_udp_create(&sock2, &stack, &ip, &udp, &foreign, NULL, 0), -EADDRNOTAVAIL);
+    tern_sock_udp_ep_t mine = ep(NODE_LL, 1000, netif.index);
+    assert_int_equal(tern_sock_udp_create(&sock2, &stack, &ip, &udp, &mine, NULL, 0), 0);
+}
+
+static void test_sock_udp_close__unregisters_and_releases(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    uint8_t pkt[256];
+    receive(pkt, build_udp(pkt, 40000, 5683, "kept", 4, CSUM_OK, 0, 0));
+    tern_sock_udp_close(&sock); /* releases the kept datagram */
+    harness_assert_pktbuf_clean(&stack.pktbuf);
+    char buf[8];
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EBADF);
+    assert_int_equal(tern_sock_udp_send(&sock, "x", 1, NULL), -EBADF);
+    receive(pkt, build_udp(pkt, 40000, 5683, "gone", 4, CSUM_OK, 0, 0));
+    assert_int_equal(ucount(TERN_UDP_RX_NO_PORT), 1);
+    /* The same struct opens again. */
+    bind_port(&sock, 5683);
+    receive(pkt, build_udp(pkt, 40000, 5683, "again", 5, CSUM_OK, 0, 0));
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), 5);
+}
+
+static void test_udp_receive__two_sockets_on_different_ports(void **state)
+{
+    (void)state;
+    bind_port(&sock, 1000);
+    bind_port(&sock2, 2000);
+    uint8_t pkt[256];
+    receive(pkt, build_udp(pkt, 40000, 2000, "two", 3, CSUM_OK, 0, 0));
+    char buf[8];
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EAGAIN);
+    assert_int_equal(tern_sock_udp_recv(&sock2, buf, sizeof(buf), 0, NULL), 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+        T(test_udp_receive__bound_socket_gets_payload_and_sender),
+        T(test_sock_udp_recv__timeout_runs_the_stack),
+        T(test_sock_udp_recv__short_buffer_truncates_and_says_so),
+        T(test_sock_udp_receive__ring_overflow_counted),
+        T(test_sock_udp_set_cb__callback_gets_datagram),
+        T(test_udp_receive__bad_checksum_zero_checksum_bad_length_dropped),
+        T(test_udp_receive__bytes_beyond_length_trimmed),
+        T(test_udp_receive__closed_port_reported_to_ipv6),
+        T(test_sock_udp_send__builds_checksummed_datagram),
+        T(test_sock_udp_create__connected_socket_filters_and_sends_by_default),
+        T(test_sock_udp_create__ephemeral_ports_and_port_in_use),
+        T(test_sock_udp_close__unregisters_and_releases),
+        T(test_udp_receive__two_sockets_on_different_ports),
+#undef T
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
