@@ -196,6 +196,47 @@ _Static_assert(TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL >= 3 &&
                    TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL * 4 <= TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL * 3,
                "TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL out of range [3, 0.75 x Max] (RFC 4861 §6.2.1)");
 
+/**
+ * IPv6 datagrams reassembled at the same time (RFC 8200 §4.5), keyed by
+ * source, destination and Identification. Default 2: a constrained node
+ * rarely receives more than one fragmented datagram at once, and each one
+ * in progress holds its bytes in the pktbuf. When every slot is busy, the
+ * first fragment of a new datagram evicts the oldest one (earliest deadline,
+ * counted as reass_evicted, no ICMPv6 error): new traffic wins over a
+ * datagram that may never complete. Cost: about 72 B each (32-bit) plus
+ * 4 B per TERN_CONF_IPV6_REASS_RANGES and, while in use, the datagram and
+ * its unfragmentable part in the pktbuf.
+ */
+#ifndef TERN_CONF_IPV6_REASS_SLOTS
+#define TERN_CONF_IPV6_REASS_SLOTS 2
+#endif
+_Static_assert(TERN_CONF_IPV6_REASS_SLOTS >= 1 && TERN_CONF_IPV6_REASS_SLOTS <= 64,
+               "TERN_CONF_IPV6_REASS_SLOTS out of range [1, 64]");
+
+/**
+ * Disjoint byte ranges one reassembly tracks (adjacent fragments merge into
+ * one range, so in-order or reverse-order arrival needs one). A datagram
+ * needing more (fragments arriving scattered) is dropped and counted
+ * (reass_nomem). Default 8. Cost: 4 B each per slot.
+ */
+#ifndef TERN_CONF_IPV6_REASS_RANGES
+#define TERN_CONF_IPV6_REASS_RANGES 8
+#endif
+_Static_assert(TERN_CONF_IPV6_REASS_RANGES >= 1 && TERN_CONF_IPV6_REASS_RANGES <= 64,
+               "TERN_CONF_IPV6_REASS_RANGES out of range [1, 64]");
+
+/**
+ * Reassembly timeout in seconds, from the first-arriving fragment
+ * (RFC 8200 §4.5: 60 s). On expiry the datagram is freed and, if its first
+ * fragment had arrived, ICMPv6 Time Exceeded code 1 goes to the source.
+ * No memory cost.
+ */
+#ifndef TERN_CONF_IPV6_REASS_TIMEOUT_S
+#define TERN_CONF_IPV6_REASS_TIMEOUT_S 60u
+#endif
+_Static_assert(TERN_CONF_IPV6_REASS_TIMEOUT_S >= 1 && TERN_CONF_IPV6_REASS_TIMEOUT_S <= 600,
+               "TERN_CONF_IPV6_REASS_TIMEOUT_S out of range [1, 600]");
+
 /* ---------------------------------------------------------------- shell */
 
 /** Longest shell line in bytes, including the terminating NUL. */
@@ -223,5 +264,48 @@ _Static_assert(TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL >= 3 &&
 #endif
 _Static_assert(TERN_CONF_ETHERNET_MCAST_MAX >= 1 && TERN_CONF_ETHERNET_MCAST_MAX <= 64,
                "TERN_CONF_ETHERNET_MCAST_MAX out of range [1, 64]");
+
+/* ---------------------------------------------------------------- ping */
+
+/**
+ * Echo requests `ping` (tern_ping_t) remembers the send time of, to measure
+ * round trips and spot duplicates; a reply to an older one is dropped and
+ * counted as late. Default 16: 16 s of requests at the default 1 s interval.
+ * Cost: 16 bytes per slot per ping instance.
+ */
+#ifndef TERN_CONF_PING_WINDOW
+#define TERN_CONF_PING_WINDOW 16
+#endif
+_Static_assert(TERN_CONF_PING_WINDOW >= 1 && TERN_CONF_PING_WINDOW <= 1024,
+               "TERN_CONF_PING_WINDOW out of range [1, 1024]");
+
+/** Queue length of a ping instance's module (replies, timer, start). Cost: one message each. */
+#ifndef TERN_CONF_PING_QUEUE_LEN
+#define TERN_CONF_PING_QUEUE_LEN 8
+#endif
+_Static_assert(TERN_CONF_PING_QUEUE_LEN >= 2, "TERN_CONF_PING_QUEUE_LEN: at least 2");
+
+/** Priority of a ping module: an application, after the stack's modules (as sockets). */
+#ifndef TERN_CONF_PING_PRIORITY
+#define TERN_CONF_PING_PRIORITY 6
+#endif
+
+/** How long tern_ping_run() lets the stack run between checks (us); bounds its reaction to stop. */
+#ifndef TERN_CONF_PING_RUN_SLICE_US
+#define TERN_CONF_PING_RUN_SLICE_US 100000u
+#endif
+
+/* ---------------------------------------------------------------- MLD */
+
+/**
+ * Multicast groups one IPv6 interface reports with MLDv2 (RFC 3810): the
+ * solicited-node group of each address (TERN_CONF_IPV6_ADDRS) plus
+ * all-routers on a router, and room for a left group whose reports are
+ * still being sent. Cost: 20 bytes per group per interface.
+ */
+#ifndef TERN_CONF_MLD_GROUPS
+#define TERN_CONF_MLD_GROUPS (TERN_CONF_IPV6_ADDRS + 2)
+#endif
+_Static_assert(TERN_CONF_MLD_GROUPS >= 1 && TERN_CONF_MLD_GROUPS <= 64, "TERN_CONF_MLD_GROUPS out of range [1, 64]");
 
 #endif /* TERN_CONFIG_H */

@@ -68,6 +68,12 @@ typedef enum {
     /** Neighbor Discovery parameters of an interface (GET on the IPv6 module; context:
      *  interface index). Value: tern_ipv6_link_params_t (ipv6/ipv6.h). */
     TERN_NETOPT_IPV6_LINK_PARAMS,
+    /** Add a static route (SET on the IPv6 module; context: outgoing interface index).
+     *  Value: tern_ipv6_route_config_t (ipv6/ipv6.h). */
+    TERN_NETOPT_IPV6_ROUTE_ADD,
+    /** Remove routes (SET on the IPv6 module; context: interface index, 0 for any).
+     *  Value: tern_ipv6_route_config_t; an unspecified next hop matches any. */
+    TERN_NETOPT_IPV6_ROUTE_DEL,
     /** Number of options; not an option. */
     TERN_NETOPT_NUMOF
 } tern_netopt_t;

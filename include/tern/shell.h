@@ -97,6 +97,7 @@ struct tern_ipv6;
 typedef struct {
     tern_shell_netif_hook_t hook; /**< ifconfig lines */
     tern_shell_cmd_t nib;         /**< `nib neigh` */
+    tern_shell_cmd_t route;       /**< `route add` / `route del` (static routes) */
 } tern_shell_ipv6_t;
 
 /** Show @p ip's addresses in ifconfig and add `nib`. */

@@ -44,6 +44,11 @@ static bool is_icmpv6_error(const tern_ipv6_repr_t *hdr, const uint8_t *after_hd
     tern_ipv6_ext_t ext;
     tern_ipv6_ext_walk_init(&walk, after_hdr, len, hdr->next_header);
     while (tern_ipv6_ext_walk_next(&walk, &ext) > 0) {
+        tern_ipv6_frag_repr_t f;
+        if (ext.type == TERN_IPV6_NH_FRAGMENT && tern_ipv6_frag_parse(&f, after_hdr + ext.offset, ext.len) > 0 &&
+            f.offset != 0) {
+            return false; /* RFC 8200 §4.5: a non-first fragment holds data, not an ICMPv6 header */
+        }
     }
     return walk.next_header == TERN_ICMPV6_NEXT_HEADER && walk.offset < len &&
            tern_icmpv6_is_error(after_hdr[walk.offset]);

@@ -238,8 +238,20 @@ void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     case TERN_ICMPV6_ROUTER_ADVERT:
         ipv6_ndp_ra_receive(ip, ipif, hdr, b, msg->size);
         break;
+    case TERN_ICMPV6_MLD_QUERY:
+        ipv6_mld_query_receive(ip, ipif, hdr, b, msg->size);
+        break;
+    case TERN_ICMPV6_ECHO_REPLY:
+        if (ipv6_icmpv6_deliver(ip, ipif, hdr, msg)) {
+            return; /* to the application (ping), see icmpv6_app.c */
+        }
+        ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
+        break;
     default:
-        /* MLD, Redirect, error messages: not handled yet. */
+        /* Errors about our echo requests go to ping; others' MLD reports, Redirect, other errors: not handled. */
+        if (tern_icmpv6_is_error(b[0]) && ipv6_icmpv6_deliver(ip, ipif, hdr, msg)) {
+            return;
+        }
         ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
         break;
     }

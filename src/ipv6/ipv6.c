@@ -52,6 +52,27 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_RA_RECEIVED] = "ra_received",
     [TERN_IPV6_RD_IGNORED] = "rd_ignored",
     [TERN_IPV6_RA_OPT_IGNORED] = "ra_opt_ignored",
+    [TERN_IPV6_REASS_OK] = "reass_ok",
+    [TERN_IPV6_REASS_ATOMIC] = "reass_atomic",
+    [TERN_IPV6_REASS_DUPLICATE] = "reass_duplicate",
+    [TERN_IPV6_REASS_OVERLAP] = "reass_overlap",
+    [TERN_IPV6_REASS_TIMEOUT] = "reass_timeout",
+    [TERN_IPV6_REASS_EVICTED] = "reass_evicted",
+    [TERN_IPV6_REASS_NOMEM] = "reass_nomem",
+    [TERN_IPV6_REASS_INVALID] = "reass_invalid",
+    [TERN_IPV6_FRAG_OK] = "frag_ok",
+    [TERN_IPV6_FRAG_SENT] = "frag_sent",
+    [TERN_IPV6_FRAG_FAIL] = "frag_fail",
+    [TERN_IPV6_FWD_PACKETS] = "fwd_packets",
+    [TERN_IPV6_FWD_HOP_LIMIT] = "fwd_hop_limit",
+    [TERN_IPV6_FWD_NO_ROUTE] = "fwd_no_route",
+    [TERN_IPV6_FWD_TOO_BIG] = "fwd_too_big",
+    [TERN_IPV6_FWD_SCOPE] = "fwd_scope",
+    [TERN_IPV6_ICMP_NO_LISTENER] = "icmp_no_listener",
+    [TERN_IPV6_MLD_REPORTS_SENT] = "mld_reports_sent",
+    [TERN_IPV6_MLD_QUERIES_RECEIVED] = "mld_queries_received",
+    [TERN_IPV6_MLD_INVALID] = "mld_invalid",
+    [TERN_IPV6_MLD_NO_ROOM] = "mld_no_room",
 };
 
 uint64_t ipv6_now(const tern_ipv6_t *ip)
@@ -95,6 +116,8 @@ tern_ipv6_if_t *ipv6_find_if(tern_ipv6_t *ip, uint16_t if_index)
 static void reschedule(tern_ipv6_t *ip)
 {
     uint64_t next = tern_fib_next_deadline(&ip->fib);
+    uint64_t reass = ipv6_reass_next_deadline(ip); /* reass.c */
+    next = (reass < next) ? reass : next;
     for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
         tern_ipv6_if_t *ipif = &ip->ifs[i];
         if (ipif->netif == NULL) {
@@ -106,6 +129,8 @@ static void reschedule(tern_ipv6_t *ip)
         next = (a < next) ? a : next;
         uint64_t r = ipv6_rd_next_deadline(ipif);
         next = (r < next) ? r : next;
+        uint64_t m = ipv6_mld_next_deadline(ipif);
+        next = (m < next) ? m : next;
     }
     if (next == ip->timer_at) {
         return;
@@ -127,9 +152,11 @@ static void tick(tern_ipv6_t *ip)
             tern_ipv6_addrs_tick(&ipif->addrs, now);
             tern_nc_tick(&ipif->nc, now);
             ipv6_rd_tick(ipif, now);
+            ipv6_mld_tick(ipif, now);
         }
     }
     (void)tern_fib_expire(&ip->fib, now);
+    ipv6_reass_tick(ip, now);
 }
 
 /* ------------------------------------------------------------ send */
@@ -239,6 +266,10 @@ int ipv6_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *s
         tern_pktbuf_release(pb, payload);
         return -ENOMEM;
     }
+    if (TERN_IPV6_HDR_LEN + len > ipv6_link_mtu(ipif)) {
+        /* RFC 8200 §4.5: too big for the link; frag.c sends the fragments through here. */
+        return ipv6_frag_output(ip, ipif, &source, dst, nh, hop_limit, payload);
+    }
     tern_pkt_t *hdr = tern_pktbuf_add(pb, payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
     tern_netif_t *netif = ipif->netif;
     tern_pkt_t *pkt = (hdr != NULL) ? tern_netif_hdr_build(pb, hdr, netif->l2addr, netif->l2addr_len, NULL, 0)
@@ -312,6 +343,7 @@ static void addrs_group(void *ctx, const tern_ipv6_addr_t *addr, bool join)
     /* Links without a multicast filter answer -ENOTSUP: nothing to do there. */
     (void)tern_netapi_set(&ipif->netif->module, join ? TERN_NETOPT_MCAST_JOIN : TERN_NETOPT_MCAST_LEAVE,
                           0, group.u8, sizeof(group.u8));
+    ipv6_mld_change(ipif, &group, join); /* RFC 3810 §6.1, mld.c */
 }
 
 static void addrs_duplicate(void *ctx, const tern_ipv6_addr_t *addr)
@@ -410,6 +442,8 @@ typedef struct {
     bool icmp;         /**< with the discard: send Parameter Problem ... */
     uint8_t code;      /**< ... of this code ... */
     uint16_t pointer;  /**< ... pointing here (from the IPv6 header) */
+    bool fragment;     /**< stopped at a Fragment header (RFC 8200 §4.5), at ... */
+    uint16_t frag_offset; /**< ... this offset after the fixed header; nh_field names it */
 } ext_verdict_t;
 
 /*
@@ -482,8 +516,13 @@ static ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr
             }
             break;
         }
+        case TERN_IPV6_NH_FRAGMENT:
+            /* §4.5: the caller reassembles (reass.c), then walks what follows. */
+            v.fragment = true;
+            v.frag_offset = (uint16_t)ext.offset;
+            return v;
         default:
-            /* Fragment (reassembly not implemented yet), AH, mobility...: discard. */
+            /* AH, mobility...: discard. */
             return v;
         }
         v.nh_field = (uint16_t)base; /* this header's first byte names the next */
@@ -527,6 +566,10 @@ static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
     }
     bool tentative;
     if (!for_us(ipif, &hdr.dst, &tentative)) {
+        if (ip->router && !tern_ipv6_addr_is_multicast(&hdr.dst)) {
+            ipv6_forward(ip, &hdr, (size_t)plen, pkt); /* forward.c (RFC 8200 §3) */
+            return;
+        }
         ipv6_count(ip, TERN_IPV6_RX_NOT_FOR_US);
         tern_pktbuf_release(pb, pkt);
         return;
@@ -548,6 +591,15 @@ static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
         (void)tern_pktbuf_realloc_data(pb, pkt, (size_t)plen);
     }
     ext_verdict_t v = walk_extensions(pkt, &hdr);
+    if (v.fragment) {
+        /* RFC 8200 §4.5: to reassembly (reass.c); a whole datagram comes back. A
+         * Fragment header inside it (second walk) is dropped below. */
+        pkt = ipv6_reass_receive(ip, pkt, &hdr, v.frag_offset, v.nh_field, tentative);
+        if (pkt == NULL) {
+            return;
+        }
+        v = walk_extensions(pkt, &hdr);
+    }
     uint8_t upper = v.upper;
     int ext_len = v.ext_len;
     if (ext_len < 0 || (ext_len > 0 && (size_t)ext_len == pkt->size) ||
@@ -687,7 +739,9 @@ static int set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     tern_ipv6_if_t *ipif = find_if(ip, opt->context);
     if (opt->opt != TERN_NETOPT_IPV6_ADDR_ADD && opt->opt != TERN_NETOPT_IPV6_ADDR_DEL) {
-        return ipv6_rd_set_option(ip, opt);
+        return (opt->opt == TERN_NETOPT_IPV6_ROUTE_ADD || opt->opt == TERN_NETOPT_IPV6_ROUTE_DEL)
+                   ? ipv6_forward_set_option(ip, opt)
+                   : ipv6_rd_set_option(ip, opt);
     }
     if (ipif == NULL) {
         return -ENODEV;

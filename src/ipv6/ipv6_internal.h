@@ -45,6 +45,29 @@ int ipv6_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *s
 void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
                          tern_pkt_t *msg);
 
+/**
+ * Hand an echo reply, or an error about an echo request we sent, to the
+ * application registered for (ICMPV6, identifier) as [ICMPV6, IPV6, NETIF]
+ * (icmpv6_app.c). @return true if @p msg was taken (delivered, or released
+ * and counted without a receiver); false: not such a message, still ours.
+ */
+bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg);
+
+/* MLDv2 listener (RFC 3810), mld.c. */
+
+/** @p ipif joined (or left) @p group: owe State Change Reports (§6.1). */
+void ipv6_mld_change(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *group, bool join);
+
+/** Next MLD deadline of @p ipif, or UINT64_MAX. */
+uint64_t ipv6_mld_next_deadline(const tern_ipv6_if_t *ipif);
+
+/** Send the MLD reports due at @p now_us on @p ipif. */
+void ipv6_mld_tick(tern_ipv6_if_t *ipif, uint64_t now_us);
+
+/** A Multicast Listener Query @p b of @p len bytes arrived (RFC 3810 §5.1, §6.2). */
+void ipv6_mld_query_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, const uint8_t *b,
+                            size_t len);
+
 /** IPv6 state of the interface with @p if_index, or NULL. */
 tern_ipv6_if_t *ipv6_find_if(tern_ipv6_t *ip, uint16_t if_index);
 
@@ -95,5 +118,53 @@ int ipv6_rd_get_option(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_netapi_opt_t 
 
 /** SET options of router discovery (ROUTER). @return as set; -ENOTSUP for others. */
 int ipv6_rd_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
+
+/* Forwarding (RFC 8200 §3, §5), forward.c. */
+
+/**
+ * Forward the received unicast packet @p pkt, not for the interface it
+ * arrived on, as a router: scope checks (RFC 4291 §2.5.6), hop limit,
+ * route, link MTU, each failure counted and answered with its ICMPv6 error.
+ * @pre @p ip->router; @p pkt is [the whole packet (header first, head snip
+ *      writable), NETIF] with header @p hdr parsed and @p payload_len checked.
+ * Consumes @p pkt.
+ */
+void ipv6_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt);
+
+/** SET TERN_NETOPT_IPV6_ROUTE_ADD / _DEL (static routes). @return as set. */
+int ipv6_forward_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
+
+/* Fragmentation and reassembly (RFC 8200 §4.5), frag.c and reass.c. */
+
+/** Link MTU of @p ipif: the RA-learnt one (RFC 4861 §6.3.4) if any, else the interface's (65535 if unknown). */
+uint16_t ipv6_link_mtu(const tern_ipv6_if_t *ipif);
+
+/**
+ * Send @p payload (checksum filled, 40 + its length > link MTU of @p ipif)
+ * from @p src to @p dst in fragments (RFC 8200 §4.5), each through
+ * ipv6_output(). Ownership of @p payload passes.
+ * @return 0; -EMSGSIZE (MTU too small to fragment); -ENOMEM. Counted.
+ */
+int ipv6_frag_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src,
+                     const tern_ipv6_addr_t *dst, uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload);
+
+/**
+ * A received packet has a Fragment header: @p pkt is [payload (starting
+ * after the fixed header, trimmed to the Payload Length, users 1), IPV6
+ * (users 1), NETIF]; the header is at @p frag_offset in the payload, the
+ * field naming it at @p nh_field from the IPv6 header. Consumes @p pkt.
+ * @return NULL (kept for reassembly, or dropped and counted); or a whole
+ *         datagram to go on with: [fragmentable part, IPV6_EXT?, IPV6, NETIF],
+ *         @p hdr updated (next_header: the first header of that part).
+ * @see RFC 8200 §4.5, RFC 5722, RFC 6946
+ */
+tern_pkt_t *ipv6_reass_receive(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr, size_t frag_offset,
+                               uint16_t nh_field, bool tentative);
+
+/** Earliest reassembly deadline, or UINT64_MAX. */
+uint64_t ipv6_reass_next_deadline(const tern_ipv6_t *ip);
+
+/** Expire datagrams whose deadline passed at @p now_us (Time Exceeded code 1). */
+void ipv6_reass_tick(tern_ipv6_t *ip, uint64_t now_us);
 
 #endif /* TERN_IPV6_INTERNAL_H */

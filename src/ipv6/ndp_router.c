@@ -130,6 +130,7 @@ static void join_all_routers(tern_ipv6_if_t *ipif, bool join)
     (void)tern_netapi_set(&ipif->netif->module, join ? TERN_NETOPT_MCAST_JOIN : TERN_NETOPT_MCAST_LEAVE, 0,
                           all_routers.u8, sizeof(all_routers.u8));
     ipif->rd.all_routers = join;
+    ipv6_mld_change(ipif, &all_routers, join); /* RFC 3810 §6.1, mld.c */
 }
 
 /* ------------------------------------------------------------ host: solicit */

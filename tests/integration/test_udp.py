@@ -115,6 +115,10 @@ def test_node_sends_datagrams_to_linux(start_node, netns, executor):
     try:
         assert receiver.stdout.readline().strip() == "ready"
         for target in targets:
+            # Resolve Linux first: while resolution is pending, the neighbor cache
+            # holds only TERN_CONF_NC_QUEUE_LEN packets and the newest replace the
+            # oldest (RFC 4861 §7.2.2), so back-to-back sends could lose some.
+            assert " 1 received" in node.run(f"ping -c 1 -W 2000 {target}", timeout=15)
             for size in sizes:
                 text = payload(size).decode()
                 out = node.run(f"udp send {target} 7000 {text}")

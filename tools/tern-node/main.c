@@ -33,6 +33,7 @@
 #include "tern/port/posix.h"
 #include "tern/port/tap.h"
 #include "tern/shell.h"
+#include "tern/shell_ping.h"
 #include "tern/shell_udp.h"
 #include "tern/stack.h"
 
@@ -72,6 +73,7 @@ typedef struct {
     tern_shell_ipv6_t ipv6_cmds;
     tern_udp_t udp;
     tern_shell_udp_t udp_cmds;
+    tern_shell_ping_t ping_cmds;
     tern_netdev_loopback_t lo_dev;
     tern_netif_t lo;
     tern_netdev_test_t test_dev;
@@ -106,6 +108,8 @@ static void usage(FILE *out, const char *prog)
             "                            event loop in one thread (default) or one thread per module\n"
             "  -n, --name NAME           node name (default 'tern')\n"
             "  -r, --router              act as an IPv6 router: send Router Advertisements (RFC 4861 §6.2)\n"
+            "  -p, --pktbuf BYTES        packet buffer size (default TERN_CONF_PKTBUF_SIZE; at most 262144):\n"
+            "                            reassembling large datagrams needs their size plus the frames in flight\n"
             "  -h, --help                this text\n"
             "Without interface options, --loopback is assumed.\n"
             "Commands are read from standard input, one per line; type 'help'.\n",
@@ -259,11 +263,13 @@ static int start_executor(node_t *node, const char *kind)
 int main(int argc, char **argv)
 {
     static node_t node;
+    static TERN_PKTBUF_STORAGE(big_arena, 262144); /* --pktbuf */
+    size_t pktbuf_size = 0;
     static const struct option options[] = {
         { "loopback", no_argument, NULL, 'l' },  { "test", no_argument, NULL, 't' },
         { "executor", required_argument, NULL, 'e' }, { "name", required_argument, NULL, 'n' },
         { "tap", required_argument, NULL, 'T' },  { "mac", required_argument, NULL, 'm' },
-        { "router", no_argument, NULL, 'r' },    { "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
+        { "router", no_argument, NULL, 'r' },    { "pktbuf", required_argument, NULL, 'p' },    { "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
     };
     bool want_lo = false, want_test = false, want_router = false;
     uint8_t next_mac[6];
@@ -271,7 +277,7 @@ int main(int argc, char **argv)
     const char *executor = "loop";
     const char *name = "tern";
     int opt;
-    while ((opt = getopt_long(argc, argv, "lte:n:T:m:rh", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "lte:n:T:m:rp:h", options, NULL)) != -1) {
         switch (opt) {
         case 'l':
             want_lo = true;
@@ -307,6 +313,16 @@ int main(int argc, char **argv)
         case 'r':
             want_router = true;
             break;
+        case 'p': {
+            char *end = NULL;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (end == optarg || *end != '\0' || v < 256 || v > sizeof(big_arena)) {
+                fprintf(stderr, "tern-node: bad --pktbuf '%s' (want 256..%zu bytes)\n", optarg, sizeof(big_arena));
+                return 2;
+            }
+            pktbuf_size = (size_t)v;
+            break;
+        }
         case 'h':
             usage(stdout, argv[0]);
             return 0;
@@ -331,6 +347,10 @@ int main(int argc, char **argv)
         return 1;
     }
     int res = tern_stack_init(&node.stack, name, node.exec);
+    if (res == 0 && pktbuf_size != 0) {
+        /* A larger arena than the compiled one (host only), before anything is allocated. */
+        res = tern_pktbuf_init(&node.stack.pktbuf, big_arena, pktbuf_size, &node.exec->lock);
+    }
     if (res == 0) {
         res = tern_ipv6_init(&node.ipv6, &node.stack);
     }
@@ -375,6 +395,10 @@ int main(int argc, char **argv)
     tern_shell_add_netif(&node.shell, &node.netif_cmds);
     tern_shell_add_ipv6(&node.shell, &node.ipv6_cmds, &node.ipv6);
     (void)tern_shell_add_udp(&node.shell, &node.udp_cmds, &node.ipv6, &node.udp);
+    if (tern_shell_add_ping(&node.shell, &node.ping_cmds, &node.ipv6) < 0) {
+        fprintf(stderr, "tern-node: setting up the ping command failed\n");
+        return 1;
+    }
     if (node_pcap_add(&node.shell, &node.pcap_cmds) < 0) {
         fprintf(stderr, "tern-node: setting up the pcap command failed\n");
         return 1;

@@ -25,9 +25,18 @@
  * rules, minimum-MTU size, token-bucket rate limit): port unreachable,
  * unrecognized next header, and unrecognized options asking for it.
  *
- * Not yet here (see the project's IPv6 issue): MLDv2 reports, fragmentation
- * and reassembly, forwarding (and so time exceeded / packet too big),
- * Redirect, address unreachable after failed resolution; packets that
+ * A router forwards unicast packets between its interfaces (forward.c,
+ * RFC 8200 §3): hop limit, Time Exceeded, Destination Unreachable, Packet
+ * Too Big; static routes are set with TERN_NETOPT_IPV6_ROUTE_ADD / _DEL.
+ *
+ * Fragmentation and reassembly (RFC 8200 §4.5): frag.c, reass.c, state in
+ * tern/ipv6/frag.h.
+ *
+ * MLDv2 (RFC 3810): the groups joined are reported to ff02::16 and Queries
+ * answered (mld.c). Echo replies and errors about echo requests go to the
+ * application registered for (ICMPV6, identifier) (icmpv6_app.c, ping.h).
+ *
+ * Not yet here (see the project's IPv6 issue): Redirect, address unreachable after failed resolution; packets that
  * would need them are dropped and counted.
  */
 #ifndef TERN_IPV6_IPV6_H
@@ -38,6 +47,8 @@
 #include "tern/config.h"
 #include "tern/ipv6/addrs.h"
 #include "tern/ipv6/fib.h"
+#include "tern/ipv6/mld.h"
+#include "tern/ipv6/frag.h"
 #include "tern/ipv6/nc.h"
 #include "tern/netif.h"
 #include "tern/netreg.h"
@@ -51,7 +62,7 @@ enum {
     TERN_IPV6_RX_HDR_ERRORS,    /**< bad version, truncated, multicast source */
     TERN_IPV6_RX_NOT_FOR_US,    /**< destination not ours (no forwarding yet) */
     TERN_IPV6_RX_NO_IF,         /**< arrived on an interface without IPv6 */
-    TERN_IPV6_RX_EXT_DROPPED,   /**< extension header asked for a discard, or unsupported (fragments) */
+    TERN_IPV6_RX_EXT_DROPPED,   /**< extension header asked for a discard, or unsupported (AH...) */
     TERN_IPV6_RX_NOMEM,         /**< no packet buffer for header handling */
     TERN_IPV6_ICMP_BAD_CHECKSUM, /**< ICMPv6 messages with a wrong checksum */
     TERN_IPV6_ICMP_ECHO_IN,     /**< echo requests answered */
@@ -71,6 +82,27 @@ enum {
     TERN_IPV6_RA_RECEIVED,      /**< valid Router Advertisements processed (RFC 4861 §6.3.4) */
     TERN_IPV6_RD_IGNORED,       /**< RS on a host (§6.2.6), RA on a router (§6.2.7): discarded */
     TERN_IPV6_RA_OPT_IGNORED,   /**< RA options ignored: bad prefix, MTU out of range, no room */
+    TERN_IPV6_FWD_PACKETS,      /**< packets forwarded (router, RFC 8200 §3) */
+    TERN_IPV6_FWD_HOP_LIMIT,    /**< not forwarded: hop limit exhausted (Time Exceeded, RFC 4443 §3.3) */
+    TERN_IPV6_FWD_NO_ROUTE,     /**< not forwarded: no route (Destination Unreachable code 0) */
+    TERN_IPV6_FWD_TOO_BIG,      /**< not forwarded: larger than the outgoing link MTU (Packet Too Big) */
+    TERN_IPV6_FWD_SCOPE,        /**< not forwarded: link-local or unspecified address (RFC 4291 §2.5.6) */
+    TERN_IPV6_ICMP_NO_LISTENER, /**< echo replies / errors about echo requests with no application (ping) */
+    TERN_IPV6_MLD_REPORTS_SENT, /**< MLDv2 reports sent (RFC 3810 §6) */
+    TERN_IPV6_MLD_QUERIES_RECEIVED, /**< valid MLD Queries received (RFC 3810 §6.2) */
+    TERN_IPV6_MLD_INVALID,      /**< MLD Queries dropped: malformed, not link-local source, hop limit not 1 (§5.1.14) */
+    TERN_IPV6_MLD_NO_ROOM,      /**< groups joined but not reported: TERN_CONF_MLD_GROUPS full */
+    TERN_IPV6_REASS_OK,         /**< datagrams reassembled from fragments (RFC 8200 §4.5) */
+    TERN_IPV6_REASS_ATOMIC,     /**< atomic fragments (offset 0, M 0) processed whole (RFC 6946) */
+    TERN_IPV6_REASS_DUPLICATE,  /**< fragments dropped: exact duplicates of received bytes */
+    TERN_IPV6_REASS_OVERLAP,    /**< fragments dropped with their datagram: overlap (RFC 5722) */
+    TERN_IPV6_REASS_TIMEOUT,    /**< datagrams dropped: not complete within the timeout */
+    TERN_IPV6_REASS_EVICTED,    /**< datagrams dropped: all slots busy, oldest one evicted */
+    TERN_IPV6_REASS_NOMEM,      /**< fragments dropped with their datagram: no packet buffer */
+    TERN_IPV6_REASS_INVALID,    /**< fragments dropped: bad length/offset, empty, inconsistent, tentative */
+    TERN_IPV6_FRAG_OK,          /**< datagrams sent in fragments */
+    TERN_IPV6_FRAG_SENT,        /**< fragments created */
+    TERN_IPV6_FRAG_FAIL,        /**< datagrams not fragmented: no buffer, MTU too small */
     TERN_IPV6_STAT_NUMOF
 };
 
@@ -102,6 +134,7 @@ typedef struct {
     tern_nc_t nc;             /**< its neighbor cache */
     uint8_t cur_hop_limit;    /**< CurHopLimit (RFC 4861 §6.3.2) */
     tern_ipv6_rd_t rd;        /**< router discovery (RS/RA) */
+    tern_ipv6_mld_t mld;      /**< MLDv2 listener state (RFC 3810 §6, mld.c) */
 } tern_ipv6_if_t;
 
 /** The IPv6 module of one stack. Allocate statically; set up with tern_ipv6_init(). */
@@ -116,6 +149,7 @@ typedef struct tern_ipv6 {
     uint32_t rng;                                 /**< xorshift state for protocol randomness */
     uint32_t icmp_error_tokens;                   /**< ICMPv6 error token bucket (RFC 4443 §2.4 (f)) */
     uint64_t icmp_error_refill_us;                /**< when tokens were last added */
+    tern_ipv6_frag_t frag;                        /**< fragmentation and reassembly (RFC 8200 §4.5) */
     uint32_t counters[TERN_IPV6_STAT_NUMOF];      /**< see TERN_IPV6_... */
     tern_stats_group_t stats;                     /**< counters, for `stats ipv6` */
     bool router;                                  /**< a router (RFC 4861 §6.2), see tern_ipv6_set_router() */
@@ -175,6 +209,17 @@ typedef struct {
     tern_ipv6_addr_t addr; /**< the address */
     uint8_t prefix_len;    /**< its on-link prefix length (ADD) */
 } tern_ipv6_addr_config_t;
+
+/**
+ * Value of TERN_NETOPT_IPV6_ROUTE_ADD / _DEL (SET on the IPv6 module): a
+ * static route. ADD: context = the outgoing interface's index. DEL: context
+ * = interface index or 0 for any; an unspecified @ref next_hop matches any.
+ */
+typedef struct {
+    tern_ipv6_addr_t prefix;   /**< destination prefix (bits past @ref prefix_len ignored) */
+    tern_ipv6_addr_t next_hop; /**< router to forward to; unspecified: on-link */
+    uint8_t prefix_len;        /**< 0..128 (0: default route) */
+} tern_ipv6_route_config_t;
 
 /** Value of TERN_NETOPT_IPV6_NEIGHBORS (GET on the IPv6 module, context = interface index). */
 typedef struct {

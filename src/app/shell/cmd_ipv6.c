@@ -3,7 +3,8 @@
  * @file
  * @brief IPv6 in the shell: addresses and Neighbor Discovery parameters in
  *        `ifconfig`, the neighbor cache in `nib neigh`, the forwarding table in
- *        `nib route`, prefixes learnt from Router Advertisements in `nib prefix`.
+ *        `nib route`, prefixes learnt from Router Advertisements in `nib prefix`,
+ *        static routes with `route add` / `route del`.
  *
  * The state is read with netapi GET from the IPv6 module, so that it is
  * consistent and safe under the threaded executor.
@@ -226,10 +227,63 @@ static int cmd_nib(tern_shell_t *sh, int argc, char **argv)
     return -EINVAL;
 }
 
+static tern_netif_t *netif_by_name(tern_shell_t *sh, const char *name)
+{
+    for (tern_netif_t *n = sh->stack->netifs; n != NULL; n = n->next) {
+        if (strcmp(n->name, name) == 0) {
+            return n;
+        }
+    }
+    return NULL;
+}
+
+/* route add PREFIX/LEN [via ADDR] dev IF | route del PREFIX/LEN [dev IF] */
+static int cmd_route(tern_shell_t *sh, int argc, char **argv)
+{
+    tern_ipv6_t *ip = sh->current->ctx;
+    bool add = argc >= 2 && strcmp(argv[1], "add") == 0;
+    bool del = argc >= 2 && strcmp(argv[1], "del") == 0;
+    tern_ipv6_route_config_t cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    tern_ipv6_addr_config_t prefix;
+    const char *via = NULL, *dev = NULL;
+    bool bad = !(add || del) || argc < 3 || strchr(argv[2], '/') == NULL || parse_addr_len(argv[2], &prefix) < 0;
+    for (int i = 3; !bad && i < argc; i += 2) {
+        if (i + 1 >= argc) {
+            bad = true;
+        } else if (add && strcmp(argv[i], "via") == 0 && via == NULL) {
+            via = argv[i + 1];
+        } else if (strcmp(argv[i], "dev") == 0 && dev == NULL) {
+            dev = argv[i + 1];
+        } else {
+            bad = true;
+        }
+    }
+    if (bad || (add && dev == NULL) ||
+        (via != NULL && tern_ipv6_addr_from_str(&cfg.next_hop, via, strlen(via)) < 0)) {
+        tern_shell_printf(sh, "usage: route add PREFIX/LEN [via ADDR] dev IF | route del PREFIX/LEN [dev IF]\n");
+        return -EINVAL;
+    }
+    cfg.prefix = prefix.addr;
+    cfg.prefix_len = prefix.prefix_len;
+    tern_netif_t *netif = (dev != NULL) ? netif_by_name(sh, dev) : NULL;
+    if (dev != NULL && netif == NULL) {
+        return -ENODEV; /* the shell says "no such interface" */
+    }
+    int res = tern_netapi_set(&ip->module, add ? TERN_NETOPT_IPV6_ROUTE_ADD : TERN_NETOPT_IPV6_ROUTE_DEL,
+                              (netif != NULL) ? netif->index : 0u, &cfg, sizeof(cfg));
+    if (res == -ENODEV) {
+        tern_shell_printf(sh, "route: IPv6 does not run on %s\n", dev);
+    }
+    return (res < 0) ? res : 0;
+}
+
 void tern_shell_add_ipv6(tern_shell_t *sh, tern_shell_ipv6_t *storage, tern_ipv6_t *ip)
 {
     storage->hook = (tern_shell_netif_hook_t){ NULL, print_addrs, ifconfig_command, ip };
     tern_shell_add_netif_hook(sh, &storage->hook);
     storage->nib = (tern_shell_cmd_t){ NULL, "nib", "neigh [IF] | route | prefix - IPv6 neighbors, routes, RA prefixes", cmd_nib, ip };
     (void)tern_shell_add(sh, &storage->nib);
+    storage->route = (tern_shell_cmd_t){ NULL, "route", "add PREFIX/LEN [via ADDR] dev IF | del PREFIX/LEN [dev IF] - static routes", cmd_route, ip };
+    (void)tern_shell_add(sh, &storage->route);
 }

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief Forwarding between interfaces for a node that is a router
+ *        (RFC 8200 §3, §5), its ICMPv6 errors (RFC 4443 §3.1-§3.3), and
+ *        the static routes configured with TERN_NETOPT_IPV6_ROUTE_ADD / _DEL.
+ *
+ * Read first: RFC 8200 §3 (Hop Limit "decremented by 1 by each node that
+ * forwards the packet"), §5 (routers never fragment), RFC 4291 §2.5.6
+ * (link-local addresses never leave the link), RFC 4443 §3.1-§3.3.
+ *
+ * The receive path hands over unicast packets that are not for the
+ * interface they arrived on. The packet is forwarded in place: the header
+ * snip (already private to the module) gets the decremented hop limit, the
+ * received NETIF snip is replaced by one for the outgoing interface, and
+ * the packet goes through that interface's neighbor cache.
+ *
+ * Not done: Redirect (RFC 4861 §8), Hop-by-Hop options on forwarded
+ * packets (RFC 8200 §4.3 lets a router skip them), multicast routing,
+ * delivering a packet for an address of another of our interfaces (it is
+ * counted as not for us, as before), Destination Unreachable code 3 after
+ * failed address resolution.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ipv6_internal.h"
+#include "tern/wire/icmpv6.h"
+
+/* Is @p addr an address of any of our interfaces? */
+static bool ours_elsewhere(tern_ipv6_t *ip, const tern_ipv6_addr_t *addr)
+{
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        if (ip->ifs[i].netif != NULL && tern_ipv6_addrs_find(&ip->ifs[i].addrs, addr) != NULL) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* LinkMTU of @p ipif: from a Router Advertisement (RFC 4861 §6.3.4), else the link's. */
+static uint16_t link_mtu(const tern_ipv6_if_t *ipif)
+{
+    return (ipif->rd.link_mtu != 0) ? ipif->rd.link_mtu : ipif->netif->mtu;
+}
+
+/* Drop @p pkt counted under @p counter; answer with ICMPv6 @p type / @p code / @p param if @p type != 0. */
+static void refuse(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned counter, uint8_t type, uint8_t code, uint32_t param)
+{
+    ipv6_count(ip, counter);
+    if (type != 0) {
+        ipv6_icmpv6_error(ip, pkt, type, code, param);
+    } else {
+        tern_pktbuf_release(ipv6_pktbuf(ip), pkt);
+    }
+}
+
+void ipv6_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt)
+{
+    tern_pktbuf_t *pb = ipv6_pktbuf(ip);
+    pkt->type = TERN_NETTYPE_IPV6; /* the whole packet, header first: what ICMPv6 errors quote */
+    if (ours_elsewhere(ip, &hdr->dst)) {
+        refuse(ip, pkt, TERN_IPV6_RX_NOT_FOR_US, 0, 0, 0);
+        return;
+    }
+    /* RFC 4291 §2.5.2: never forward from the unspecified address; §2.5.6:
+     * nor anything with a link-local source or destination. RFC 4443 §3.1:
+     * code 2 when the destination is beyond the scope of the source. */
+    bool src_ll = tern_ipv6_addr_is_link_local(&hdr->src);
+    bool dst_ll = tern_ipv6_addr_is_link_local(&hdr->dst);
+    if (tern_ipv6_addr_is_unspecified(&hdr->src) || dst_ll) {
+        refuse(ip, pkt, TERN_IPV6_FWD_SCOPE, 0, 0, 0);
+        return;
+    }
+    if (src_ll) {
+        refuse(ip, pkt, TERN_IPV6_FWD_SCOPE, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_BEYOND_SCOPE, 0);
+        return;
+    }
+    /* RFC 8200 §3, RFC 4443 §3.3: a packet that would leave with hop limit 0
+     * is discarded with Time Exceeded code 0. */
+    if (hdr->hop_limit <= 1u) {
+        refuse(ip, pkt, TERN_IPV6_FWD_HOP_LIMIT, TERN_ICMPV6_TIME_EXCEEDED, TERN_ICMPV6_TIME_EXCEEDED_HOP_LIMIT,
+               0);
+        return;
+    }
+    /* RFC 4861 §5.2: longest prefix match; RFC 4443 §3.1 code 0 without a route. */
+    const tern_fib_route_t *r = tern_fib_lookup(&ip->fib, &hdr->dst, ipv6_now(ip));
+    tern_ipv6_if_t *out = (r != NULL) ? ipv6_find_if(ip, r->if_index) : NULL;
+    if (out == NULL) {
+        refuse(ip, pkt, TERN_IPV6_FWD_NO_ROUTE, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_NO_ROUTE, 0);
+        return;
+    }
+    /* RFC 8200 §5, RFC 4443 §3.2: routers do not fragment; Packet Too Big
+     * carries the MTU of the next-hop link. */
+    size_t len = TERN_IPV6_HDR_LEN + payload_len;
+    uint16_t mtu = link_mtu(out);
+    if (len > mtu) {
+        refuse(ip, pkt, TERN_IPV6_FWD_TOO_BIG, TERN_ICMPV6_PACKET_TOO_BIG, 0, mtu);
+        return;
+    }
+    tern_ipv6_addr_t next_hop = tern_ipv6_addr_is_unspecified(&r->next_hop) ? hdr->dst : r->next_hop;
+    /* Link padding goes; the head snip is private (the receive path made it so). */
+    if (pkt->size > len && tern_pktbuf_realloc_data(pb, pkt, len) < 0) {
+        refuse(ip, pkt, TERN_IPV6_RX_NOMEM, 0, 0, 0);
+        return;
+    }
+    tern_ipv6_repr_t fwd = *hdr;
+    fwd.hop_limit = (uint8_t)(hdr->hop_limit - 1u);
+    (void)tern_ipv6_emit(&fwd, pkt->data, pkt->size);
+    /* [IPV6, NETIF (in)] becomes [NETIF (out), IPV6]. */
+    tern_pkt_t *in_netif = pkt->next;
+    pkt = tern_pktbuf_remove_snip(pb, pkt, in_netif);
+    tern_netif_t *netif = out->netif;
+    tern_pkt_t *frame = tern_netif_hdr_build(pb, pkt, netif->l2addr, netif->l2addr_len, NULL, 0);
+    if (frame == NULL) {
+        refuse(ip, pkt, TERN_IPV6_TX_NOMEM, 0, 0, 0);
+        return;
+    }
+    tern_netif_hdr_t *nhdr = frame->data;
+    nhdr->if_index = netif->index;
+    ipv6_count(ip, TERN_IPV6_FWD_PACKETS);
+    if (netif->l2addr_len == 0) {
+        /* No link addresses (loopback): nothing to resolve. */
+        if (tern_netif_send(ip->module.stack, frame) == 0) {
+            ipv6_count(ip, TERN_IPV6_TX_PACKETS);
+        }
+        return;
+    }
+    (void)tern_nc_send(&out->nc, &next_hop, frame, ipv6_now(ip));
+}
+
+int ipv6_forward_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+{
+    tern_ipv6_route_config_t cfg;
+    if (opt->data_len != sizeof(cfg)) {
+        return -EINVAL;
+    }
+    memcpy(&cfg, opt->data, sizeof(cfg));
+    if (cfg.prefix_len > 128u) {
+        return -EINVAL;
+    }
+    tern_ipv6_if_t *ipif = ipv6_find_if(ip, opt->context);
+    if (opt->opt == TERN_NETOPT_IPV6_ROUTE_DEL) {
+        if (opt->context != 0 && ipif == NULL) {
+            return -ENODEV;
+        }
+        unsigned n = tern_fib_remove(&ip->fib, &cfg.prefix, cfg.prefix_len, opt->context,
+                                     tern_ipv6_addr_is_unspecified(&cfg.next_hop) ? NULL : &cfg.next_hop);
+        return (n == 0) ? -ENOENT : (int)sizeof(cfg);
+    }
+    if (ipif == NULL) {
+        return -ENODEV;
+    }
+    if (tern_ipv6_addr_is_multicast(&cfg.prefix) || tern_ipv6_addr_is_multicast(&cfg.next_hop)) {
+        return -EINVAL; /* no multicast routing */
+    }
+    int res = tern_fib_add(&ip->fib, &cfg.prefix, cfg.prefix_len, &cfg.next_hop, ipif->netif->index,
+                           TERN_FIB_INFINITE, TERN_FIB_STATIC, 0);
+    return (res < 0) ? res : (int)sizeof(cfg);
+}
