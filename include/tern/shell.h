@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "tern/stack.h"
+#include "tern/wire/ipv6_addr.h"
 
 struct tern_netif;
 
@@ -102,6 +103,19 @@ typedef struct {
 
 /** Show @p ip's addresses in ifconfig and add `nib`. */
 void tern_shell_add_ipv6(tern_shell_t *sh, tern_shell_ipv6_t *storage, struct tern_ipv6 *ip);
+
+/**
+ * Parse a decimal number in [@p min, @p max] (for command arguments).
+ * @return 0; -EINVAL for anything else (nothing written).
+ */
+int tern_shell_parse_number(const char *text, uint32_t min, uint32_t max, uint32_t *out);
+
+/**
+ * Parse an IPv6 destination ADDR[%IF], IF an interface name or index.
+ * @param[out] netif the interface index; 0 without %IF
+ * @return 0; -EINVAL for a bad address; -ENODEV for an unknown interface.
+ */
+int tern_shell_parse_ipv6_dest(tern_shell_t *sh, const char *text, tern_ipv6_addr_t *addr, uint16_t *netif);
 
 /** Text for a negative errno ("no buffer space" ...), or "error" when unknown. */
 const char *tern_strerror(int err);

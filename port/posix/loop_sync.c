@@ -81,15 +81,7 @@ int tern_posix_loop_bind(tern_loop_t *loop, tern_posix_loop_sync_t *sync)
     if (rc != 0) {
         return -rc;
     }
-    pthread_condattr_t attr;
-    rc = pthread_condattr_init(&attr);
-    if (rc == 0) {
-        rc = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-        if (rc == 0) {
-            rc = pthread_cond_init(&sync->cond, &attr);
-        }
-        (void)pthread_condattr_destroy(&attr);
-    }
+    rc = tern_posix_cond_init_monotonic(&sync->cond);
     if (rc != 0) {
         (void)pthread_mutex_destroy(&sync->mutex);
         return -rc;

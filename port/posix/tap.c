@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tern/port/posix.h"
 #include "tern/port/tap.h"
 
 /** Largest scatter list written with one writev (more entries are copied flat). */
@@ -393,15 +394,7 @@ int tern_netdev_tap_setup(tern_netdev_tap_t *tap, const char *ifname, const uint
     if (rc != 0) {
         return -rc;
     }
-    pthread_condattr_t attr;
-    rc = pthread_condattr_init(&attr);
-    if (rc == 0) {
-        rc = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-        if (rc == 0) {
-            rc = pthread_cond_init(&tap->cond, &attr);
-        }
-        (void)pthread_condattr_destroy(&attr);
-    }
+    rc = tern_posix_cond_init_monotonic(&tap->cond);
     if (rc != 0) {
         (void)pthread_mutex_destroy(&tap->mutex);
         return -rc;

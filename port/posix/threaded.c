@@ -521,22 +521,6 @@ static const tern_executor_ops_t threaded_ops = {
     .stop = threaded_stop,
 };
 
-/** Initialise @p cond on CLOCK_MONOTONIC (timed waits must not jump with wall time). */
-static int cond_init_monotonic(pthread_cond_t *cond)
-{
-    pthread_condattr_t attr;
-    int rc = pthread_condattr_init(&attr);
-    if (rc != 0) {
-        return rc;
-    }
-    rc = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    if (rc == 0) {
-        rc = pthread_cond_init(cond, &attr);
-    }
-    (void)pthread_condattr_destroy(&attr);
-    return rc;
-}
-
 int tern_threaded_init(tern_threaded_t *ex, const tern_clock_t *clock)
 {
     if (ex == NULL || clock == NULL) {
@@ -571,7 +555,7 @@ int tern_threaded_init(tern_threaded_t *ex, const tern_clock_t *clock)
         return -rc;
     }
     size_t done = 0;
-    while (done < nconds && (rc = cond_init_monotonic(conds[done])) == 0) {
+    while (done < nconds && (rc = tern_posix_cond_init_monotonic(conds[done])) == 0) {
         done++;
     }
     if (rc == 0 && !clock->is_virtual) {

@@ -52,7 +52,7 @@ bool tern_ipv6_addr_is_link_local(const tern_ipv6_addr_t *a)
 
 bool tern_ipv6_addr_is_solicited_node(const tern_ipv6_addr_t *a)
 {
-    /* ff02:0:0:0:0:1:ffXX:XXXX (RFC 4291 §2.7.1) */
+    /* ff02:0:0:0:0:1:ffxx:xxxx (RFC 4291 §2.7.1) */
     return a->u8[0] == 0xff && a->u8[1] == 0x02 && all_zero(&a->u8[2], 9) && a->u8[11] == 0x01 &&
            a->u8[12] == 0xff;
 }
@@ -153,7 +153,7 @@ int tern_ipv6_iid_from_l2addr(tern_ipv6_addr_t *out, const uint8_t *l2addr, size
         return 0;
     case 2:
         /* RFC 4944 §6 with the PAN ID unknown (zero), as RFC 6282 §3.2.2
-         * uses it: 0000:00ff:fe00:XXXX; the U/L bit stays 0 (local). */
+         * uses it: 0000:00ff:fe00:xxxx; the U/L bit stays 0 (local). */
         iid[0] = 0;
         iid[1] = 0;
         iid[2] = 0;

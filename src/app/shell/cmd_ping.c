@@ -7,10 +7,10 @@
  * timing extras):
  *
  *     PING ADDR: SIZE data bytes
- *     SIZE+8 bytes from ADDR: icmp_seq=N ttl=HOP time=X.XXX ms
+ *     SIZE+8 bytes from ADDR: icmp_seq=N ttl=HOP time=1.234 ms
  *     --- ADDR ping statistics ---
  *     N packets transmitted, M received, P% packet loss
- *     rtt min/avg/max = X.XXX/X.XXX/X.XXX ms
+ *     rtt min/avg/max = 1.234/2.345/3.456 ms
  */
 #include <errno.h>
 #include <string.h>
@@ -27,50 +27,7 @@
 #define DEFAULT_INTERVAL_MS 1000u
 #define DEFAULT_WAIT_MS 1000u
 
-/* A decimal number in [min, max]. @return 0 or -EINVAL. */
-static int parse_number(const char *text, uint32_t min, uint32_t max, uint32_t *out)
-{
-    uint64_t v = 0;
-    if (text == NULL || *text == '\0') {
-        return -EINVAL;
-    }
-    for (const char *p = text; *p != '\0'; p++) {
-        if (*p < '0' || *p > '9' || (v = v * 10u + (uint64_t)(*p - '0')) > max) {
-            return -EINVAL;
-        }
-    }
-    if (v < min) {
-        return -EINVAL;
-    }
-    *out = (uint32_t)v;
-    return 0;
-}
-
-/* ADDR[%IF] (IF a name or an index). @return 0; -EINVAL; -ENODEV. */
-static int parse_destination(tern_shell_t *sh, const char *text, tern_ping_config_t *cfg)
-{
-    const char *pct = strchr(text, '%');
-    size_t alen = (pct != NULL) ? (size_t)(pct - text) : strlen(text);
-    if (tern_ipv6_addr_from_str(&cfg->dst, text, alen) < 0) {
-        return -EINVAL;
-    }
-    cfg->netif = 0;
-    if (pct != NULL) {
-        uint32_t index = 0;
-        bool numeric = parse_number(pct + 1, 1, 0xFFFFu, &index) == 0;
-        for (tern_netif_t *n = sh->stack->netifs; n != NULL; n = n->next) {
-            if (strcmp(n->name, pct + 1) == 0 || (numeric && n->index == index)) {
-                cfg->netif = n->index;
-            }
-        }
-        if (cfg->netif == 0) {
-            return -ENODEV;
-        }
-    }
-    return 0;
-}
-
-/* X.XXX of @p us microseconds, in milliseconds. */
+/* @p us microseconds as milliseconds with three decimals ("1.234"). */
 static int ms_text(char *buf, size_t size, uint64_t us)
 {
     return tern_snprintf(buf, size, "%u.%03u", (unsigned)(us / 1000u), (unsigned)(us % 1000u));
@@ -149,13 +106,13 @@ static int cmd_ping(tern_shell_t *sh, int argc, char **argv)
         const char *v = (i + 1 < argc) ? argv[i + 1] : NULL;
         int res = 0;
         if (strcmp(a, "-c") == 0) {
-            res = parse_number(v, 1, 0xFFFFu, &cfg.count);
+            res = tern_shell_parse_number(v, 1, 0xFFFFu, &cfg.count);
         } else if (strcmp(a, "-s") == 0) {
-            res = parse_number(v, 0, 0xFFFFu - 8u - 40u, &size); /* fits one IPv6 payload */
+            res = tern_shell_parse_number(v, 0, 0xFFFFu - 8u - 40u, &size); /* fits one IPv6 payload */
         } else if (strcmp(a, "-i") == 0) {
-            res = parse_number(v, 1, 3600000u, &interval_ms);
+            res = tern_shell_parse_number(v, 1, 3600000u, &interval_ms);
         } else if (strcmp(a, "-W") == 0) {
-            res = parse_number(v, 0, 3600000u, &wait_ms);
+            res = tern_shell_parse_number(v, 0, 3600000u, &wait_ms);
         } else if (a[0] == '-' || dst != NULL) {
             return usage(sh);
         } else {
@@ -171,7 +128,7 @@ static int cmd_ping(tern_shell_t *sh, int argc, char **argv)
     if (dst == NULL) {
         return usage(sh);
     }
-    int res = parse_destination(sh, dst, &cfg);
+    int res = tern_shell_parse_ipv6_dest(sh, dst, &cfg.dst, &cfg.netif);
     if (res < 0) {
         tern_shell_printf(sh, "ping: %s '%s'\n", (res == -ENODEV) ? "no such interface in" : "bad address", dst);
         return res;

@@ -12,40 +12,11 @@
 #include "tern/shell_udp.h"
 
 /* Parse a port 1..65535. @return it, or -EINVAL. */
+/* A port 1..65535. @return it, or -EINVAL. */
 static int parse_port(const char *text)
 {
-    unsigned v = 0;
-    if (*text == '\0') {
-        return -EINVAL;
-    }
-    for (const char *p = text; *p != '\0'; p++) {
-        if (*p < '0' || *p > '9' || (v = v * 10u + (unsigned)(*p - '0')) > 65535u) {
-            return -EINVAL;
-        }
-    }
-    return (v == 0) ? -EINVAL : (int)v;
-}
-
-/* ADDR[%IF] (IF a name or an index) into @p ep. @return 0; -EINVAL; -ENODEV. */
-static int parse_endpoint(tern_shell_t *sh, const char *text, tern_sock_udp_ep_t *ep)
-{
-    const char *pct = strchr(text, '%');
-    size_t alen = (pct != NULL) ? (size_t)(pct - text) : strlen(text);
-    if (tern_ipv6_addr_from_str(&ep->addr, text, alen) < 0) {
-        return -EINVAL;
-    }
-    ep->netif = 0;
-    if (pct != NULL) {
-        for (tern_netif_t *n = sh->stack->netifs; n != NULL; n = n->next) {
-            if (strcmp(n->name, pct + 1) == 0 || (parse_port(pct + 1) == (int)n->index)) {
-                ep->netif = n->index;
-            }
-        }
-        if (ep->netif == 0) {
-            return -ENODEV;
-        }
-    }
-    return 0;
+    uint32_t v;
+    return (tern_shell_parse_number(text, 1, 65535u, &v) == 0) ? (int)v : -EINVAL;
 }
 
 /* Print one datagram: header line start, data escaped in pieces, newline. */
@@ -124,7 +95,7 @@ static int send_cmd(tern_shell_t *sh, tern_shell_udp_t *st, int argc, char **arg
         return -EINVAL;
     }
     tern_sock_udp_ep_t remote;
-    int res = parse_endpoint(sh, argv[2], &remote);
+    int res = tern_shell_parse_ipv6_dest(sh, argv[2], &remote.addr, &remote.netif);
     int port = parse_port(argv[3]);
     if (res < 0 || port < 0) {
         tern_shell_printf(sh, "udp: bad %s '%s'\n", (res < 0) ? "address" : "port", (res < 0) ? argv[2] : argv[3]);

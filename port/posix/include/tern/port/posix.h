@@ -31,6 +31,13 @@
 #define TERN_CONF_THREADED_SCHED_FIFO 0
 #endif
 
+/**
+ * Initialise @p cond so that pthread_cond_timedwait() takes CLOCK_MONOTONIC
+ * deadlines (waits must not jump with wall-clock changes).
+ * @return 0 or a positive pthread error number.
+ */
+int tern_posix_cond_init_monotonic(pthread_cond_t *cond);
+
 /** The real monotonic clock (CLOCK_MONOTONIC), shared and immutable. */
 const tern_clock_t *tern_posix_clock(void);
 
