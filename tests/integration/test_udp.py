@@ -2,8 +2,8 @@
 """UDP of tern-node against the Linux kernel over TAP: datagrams both ways, port unreachable.
 
 Each test runs in its own network namespace with the node on tap0 (see conftest.py). Linux's side
-is a Python socket run inside the namespace. Sizes stay within one Ethernet frame (1452 + 8 + 40 =
-1500): fragmentation is not there yet.
+is a Python socket run inside the namespace. Sizes here stay within one Ethernet frame
+(1452 + 8 + 40 = 1500); datagrams that need fragmentation are in test_ipv6.py.
 """
 import re
 import subprocess
