@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_node.h"
 #include "tern/ipv6/ipv6.h"
 #include "tern/netdev/test.h"
 #include "tern/port/loop.h"
@@ -26,58 +27,19 @@
 
 #define MTU 1280u
 
-typedef struct {
-    tern_vclock_t clock;
-    tern_loop_t loop;
-    tern_stack_t stack;
-    tern_ipv6_t ip;
-    tern_netdev_test_t dev;
-    tern_netif_t netif;
-    uint8_t frame[MTU];
-} node_t;
-
-static void require(int cond)
-{
-    if (!cond) {
-        abort();
-    }
-}
-
-static int discard(tern_netdev_test_t *d, const tern_iolist_t *iol, size_t count)
-{
-    (void)d;
-    size_t len = 0;
-    for (size_t i = 0; i < count; i++) {
-        len += iol[i].len;
-    }
-    return (int)len;
-}
+static uint8_t frame[MTU];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static node_t n;
-    static const uint8_t mac[6] = { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x01 };
+    static fuzz_node_t n;
     static const tern_ipv6_addr_t peer = { { 0xfe, 0x80, [15] = 1 } };
     static const tern_ipv6_addr_t node = { { 0xfe, 0x80, [8] = 0x00, 0x00, 0x5e, 0xff, 0xfe, 0x00, 0x53, 0x01 } };
     if (size == 0 || size > 16384) {
         return 0;
     }
-    tern_vclock_init(&n.clock, 0);
-    tern_loop_init(&n.loop, &n.clock.base);
-    require(tern_stack_init(&n.stack, "fuzz", &n.loop.base) == 0);
-    require(tern_ipv6_init(&n.ip, &n.stack) == 0);
-    tern_netdev_test_init(&n.dev);
-    memcpy(n.dev.addr, mac, sizeof(mac));
-    n.dev.addr_len = sizeof(mac);
-    n.dev.mtu = MTU;
-    n.dev.send_cb = discard;
-    require(tern_netif_add(&n.stack, &n.netif, "test0", &n.dev.netdev, &tern_netif_link_raw,
-                           TERN_NETTYPE_IPV6) == 0);
-    require(tern_ipv6_netif_enable(&n.ip, &n.netif) == 0);
-    /* DAD done: the link-local address fe80::5eff:fe00:5301 is preferred. */
-    require(tern_executor_run_until(&n.loop.base, 3000000u) == 0);
+    fuzz_node_start(&n);
 
     size_t pos = 0;
     while (pos + 4u <= size) {
@@ -90,38 +52,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         tern_ipv6_repr_t h = { .payload_len = (uint16_t)(TERN_IPV6_FRAG_HDR_LEN + len),
                                .next_header = TERN_IPV6_NH_FRAGMENT, .hop_limit = 64, .src = peer, .dst = node };
-        require(tern_ipv6_emit(&h, n.frame, TERN_IPV6_HDR_LEN) == TERN_IPV6_HDR_LEN);
+        fuzz_require(tern_ipv6_emit(&h, frame, TERN_IPV6_HDR_LEN) == TERN_IPV6_HDR_LEN);
         tern_ipv6_frag_repr_t f = { .next_header = (flags & 0x80u) ? TERN_IPV6_NH_UDP : TERN_IPV6_NH_ICMPV6,
                                     .offset = offset, .more = (flags & 1u) != 0,
                                     .identification = 0x1000u + ((flags >> 1) & 3u) };
-        require(tern_ipv6_frag_emit(&f, n.frame + TERN_IPV6_HDR_LEN, TERN_IPV6_FRAG_HDR_LEN) ==
+        fuzz_require(tern_ipv6_frag_emit(&f, frame + TERN_IPV6_HDR_LEN, TERN_IPV6_FRAG_HDR_LEN) ==
                 TERN_IPV6_FRAG_HDR_LEN);
-        uint8_t *body = n.frame + TERN_IPV6_HDR_LEN + TERN_IPV6_FRAG_HDR_LEN;
+        uint8_t *body = frame + TERN_IPV6_HDR_LEN + TERN_IPV6_FRAG_HDR_LEN;
         size_t take = (size - pos < len) ? size - pos : len;
         memcpy(body, data + pos, take);
         memset(body + take, 0, len - take);
         pos += take;
         if (flags & 0x40u) {
-            require(tern_executor_run_until(&n.loop.base, n.clock.now + 20000000u) == 0);
+            fuzz_require(tern_executor_run_until(&n.loop.base, n.clock.now + 20000000u) == 0);
         }
-        require(tern_netdev_test_inject(&n.dev, n.frame, TERN_IPV6_HDR_LEN + TERN_IPV6_FRAG_HDR_LEN + len) == 0);
-        require(tern_executor_run_until(&n.loop.base, n.clock.now + 1000u) == 0);
-        require(tern_pktbuf_check(&n.stack.pktbuf) == 0);
+        fuzz_require(tern_netdev_test_inject(&n.dev, frame, TERN_IPV6_HDR_LEN + TERN_IPV6_FRAG_HDR_LEN + len) == 0);
+        fuzz_require(tern_executor_run_until(&n.loop.base, n.clock.now + 1000u) == 0);
+        fuzz_require(tern_pktbuf_check(&n.stack.pktbuf) == 0);
     }
     /* Past the reassembly timeout every datagram is gone. */
-    require(tern_executor_run_until(&n.loop.base,
+    fuzz_require(tern_executor_run_until(&n.loop.base,
                                     n.clock.now + (TERN_CONF_IPV6_REASS_TIMEOUT_S + 1u) * 1000000u) == 0);
-    tern_executor_stop(&n.loop.base);
     for (size_t i = 0; i < TERN_CONF_IPV6_REASS_SLOTS; i++) {
-        require(!n.ip.frag.slots[i].used);
+        fuzz_require(!n.ip.frag.slots[i].used);
     }
-    require(tern_pktbuf_check(&n.stack.pktbuf) == 0);
-    for (size_t k = 0; k < TERN_CONF_NC_SIZE; k++) {
-        tern_nc_entry_t *e = &n.ip.ifs[0].nc.entries[k];
-        for (size_t q = 0; q < e->queued; q++) {
-            tern_pktbuf_release(&n.stack.pktbuf, e->queue[q]);
-        }
-    }
-    require(tern_pktbuf_is_empty(&n.stack.pktbuf));
+    fuzz_node_finish(&n);
     return 0;
 }
