@@ -5,8 +5,11 @@
  *
  * The type octet picks the parser (query, MLDv1 report/done, Version 2
  * report). On success the message is emitted from its repr (reports record
- * by record) and re-parsed: same repr, same bytes apart from reserved fields.
- * The float codes must round-trip through decode and encode.
+ * by record) and re-parsed: same repr, same bytes apart from the checksum,
+ * code and reserved fields. The float codes must round-trip through decode
+ * and encode. MLDv1 (RFC 2710 §3, RFC 3810 §8.1): a query is exactly 24
+ * octets with a linear delay; a report or done is accepted from 24 octets
+ * on, and emits as 24 octets with zero code, checksum and reserved fields.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -52,9 +55,35 @@ static void fuzz_query(const uint8_t *data, size_t size)
             back.suppress == q.suppress && back.qrv == q.qrv && back.qqic == q.qqic &&
             back.source_count == q.source_count && memcmp(back.group.u8, q.group.u8, 16) == 0);
     require(memcmp(out + 8, data + 8, 16) == 0);
+    require(out[0] == data[0] && memcmp(out + 4, data + 4, 2) == 0);
+    if (q.version == 1) {
+        require(size == TERN_MLD_V1_LEN && used == (int)TERN_MLD_V1_LEN);
+        require(q.max_resp_delay_ms == q.max_resp_code && q.sources == NULL && q.source_count == 0);
+        require(out[1] == 0 && out[2] == 0 && out[3] == 0 && out[6] == 0 && out[7] == 0);
+    } else {
+        require(size >= TERN_MLD_V2_QUERY_MIN_LEN);
+    }
     if (q.version == 2) {
         require(memcmp(out + 25, data + 25, (size_t)used - 25) == 0);
     }
+}
+
+static void fuzz_v1(const uint8_t *data, size_t size)
+{
+    tern_mld_v1_repr_t v1;
+    tern_mld_v1_repr_t back;
+    if (tern_mld_v1_parse(&v1, data, size) < 0) {
+        require(size < TERN_MLD_V1_LEN);
+        return;
+    }
+    require(v1.type == data[0]);
+    require(tern_mld_v1_emit(&v1, out, TERN_MLD_V1_LEN - 1) == -ENOBUFS);
+    require(tern_mld_v1_emit(&v1, out, sizeof(out)) == 24);
+    require(tern_mld_v1_parse(&back, out, 24) == 24);
+    require(back.type == v1.type && back.max_resp_delay == v1.max_resp_delay &&
+            memcmp(back.group.u8, v1.group.u8, 16) == 0);
+    require(out[0] == data[0] && memcmp(out + 4, data + 4, 2) == 0 && memcmp(out + 8, data + 8, 16) == 0);
+    require(out[1] == 0 && out[2] == 0 && out[3] == 0 && out[6] == 0 && out[7] == 0);
 }
 
 static void fuzz_report(const uint8_t *data, size_t size)
@@ -111,24 +140,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_query(data, size);
         break;
     case TERN_ICMPV6_MLD_REPORT:
-    case TERN_ICMPV6_MLD_DONE: {
-        tern_mld_v1_repr_t v1;
-        tern_mld_v1_repr_t back;
-        if (tern_mld_v1_parse(&v1, data, size) < 0) {
-            require(size < TERN_MLD_V1_LEN);
-            break;
-        }
-        require(tern_mld_v1_emit(&v1, out, sizeof(out)) == 24);
-        require(tern_mld_v1_parse(&back, out, 24) == 24);
-        require(back.type == v1.type && back.max_resp_delay == v1.max_resp_delay &&
-                memcmp(out + 8, data + 8, 16) == 0);
+    case TERN_ICMPV6_MLD_DONE:
+        fuzz_v1(data, size);
         break;
-    }
     case TERN_ICMPV6_MLDV2_REPORT:
         fuzz_report(data, size);
         break;
-    default:
+    default: {
+        /* Not an MLD type: every parser refuses it. */
+        tern_mld_query_repr_t q;
+        tern_mld_v1_repr_t v1;
+        tern_mld_report_repr_t r;
+        require(tern_mld_query_parse(&q, data, size) == -EBADMSG && tern_mld_v1_parse(&v1, data, size) == -EBADMSG &&
+                tern_mld_report_parse(&r, data, size) == -EBADMSG);
         break;
+    }
     }
     return 0;
 }

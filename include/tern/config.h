@@ -237,6 +237,56 @@ _Static_assert(TERN_CONF_IPV6_REASS_RANGES >= 1 && TERN_CONF_IPV6_REASS_RANGES <
 _Static_assert(TERN_CONF_IPV6_REASS_TIMEOUT_S >= 1 && TERN_CONF_IPV6_REASS_TIMEOUT_S <= 600,
                "TERN_CONF_IPV6_REASS_TIMEOUT_S out of range [1, 600]");
 
+/**
+ * Destination cache entries (RFC 4861 §5.1, tern/ipv6/dcache.h), per stack:
+ * destinations with a next hop learnt from a Redirect or a Path MTU learnt
+ * from a Packet Too Big (others need no entry). Default 8: a constrained
+ * host talks to few destinations beyond its link. When full, the least
+ * recently used entry is reused (harmless: the router redirects again, or
+ * a new Packet Too Big comes). Cost: 72 B each.
+ */
+#ifndef TERN_CONF_IPV6_DCACHE_SIZE
+#define TERN_CONF_IPV6_DCACHE_SIZE 8
+#endif
+_Static_assert(TERN_CONF_IPV6_DCACHE_SIZE >= 1 && TERN_CONF_IPV6_DCACHE_SIZE <= 1024,
+               "TERN_CONF_IPV6_DCACHE_SIZE out of range [1, 1024]");
+
+/**
+ * Seconds a Path MTU learnt from a Packet Too Big is kept; then the estimate
+ * goes back to the link MTU and a router on the path reports again if it
+ * must (RFC 8201 §4: no increase sooner than 5 minutes, 10 recommended).
+ * Default 600. No memory cost.
+ */
+#ifndef TERN_CONF_IPV6_PMTU_TIMEOUT_S
+#define TERN_CONF_IPV6_PMTU_TIMEOUT_S 600u
+#endif
+_Static_assert(TERN_CONF_IPV6_PMTU_TIMEOUT_S >= 300 && TERN_CONF_IPV6_PMTU_TIMEOUT_S <= 86400,
+               "TERN_CONF_IPV6_PMTU_TIMEOUT_S out of range [300, 86400] (RFC 8201 §4: at least 5 minutes)");
+
+/**
+ * Seconds a next hop learnt from a Redirect (RFC 4861 §8.3) is kept. RFC
+ * 4861 sets no lifetime; afterwards the next packet goes to the router the
+ * forwarding table names, which redirects again if the better hop still
+ * is, so a stale redirect lasts at most this long. Default 600. No memory cost.
+ */
+#ifndef TERN_CONF_IPV6_REDIRECT_TIMEOUT_S
+#define TERN_CONF_IPV6_REDIRECT_TIMEOUT_S 600u
+#endif
+_Static_assert(TERN_CONF_IPV6_REDIRECT_TIMEOUT_S >= 1 && TERN_CONF_IPV6_REDIRECT_TIMEOUT_S <= 86400,
+               "TERN_CONF_IPV6_REDIRECT_TIMEOUT_S out of range [1, 86400]");
+
+/**
+ * Seconds between re-randomisations of each interface's ReachableTime from
+ * BaseReachableTime (RFC 4861 §6.3.4: "at least every few hours"; it is
+ * also recomputed whenever an RA changes BaseReachableTime). Default 7200
+ * (2 hours). No memory cost.
+ */
+#ifndef TERN_CONF_IPV6_REACHABLE_RENEW_S
+#define TERN_CONF_IPV6_REACHABLE_RENEW_S 7200u
+#endif
+_Static_assert(TERN_CONF_IPV6_REACHABLE_RENEW_S >= 60 && TERN_CONF_IPV6_REACHABLE_RENEW_S <= 86400,
+               "TERN_CONF_IPV6_REACHABLE_RENEW_S out of range [60, 86400]");
+
 /* ---------------------------------------------------------------- shell */
 
 /** Longest shell line in bytes, including the terminating NUL. */

@@ -74,6 +74,9 @@ typedef enum {
     /** Remove routes (SET on the IPv6 module; context: interface index, 0 for any).
      *  Value: tern_ipv6_route_config_t; an unspecified next hop matches any. */
     TERN_NETOPT_IPV6_ROUTE_DEL,
+    /** Destination cache: Redirect next hops, Path MTUs (GET on the IPv6 module; context
+     *  ignored). Value: tern_ipv6_dest_list_t (ipv6/ipv6.h). */
+    TERN_NETOPT_IPV6_DESTINATIONS,
     /** Number of options; not an option. */
     TERN_NETOPT_NUMOF
 } tern_netopt_t;

@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * @brief `ping [-c N] [-s SIZE] [-i MS] [-W MS] ADDR[%IF]` in the shell, with
- *        iputils-like output.
+ * @brief `ping [-A] [-c N] [-s SIZE | [-g MIN] -G MAX [-h STEP]] [-i MS]
+ *        [-W MS] ADDR[%IF]` in the shell, with iputils-like output.
+ *
+ * -c -s -i -W -A as iputils' ping (-i and -W in milliseconds; -A: the next
+ * request goes once the newest is answered, -i is then the longest wait).
+ * -g/-G/-h: a size sweep, as BSD ping's: -c (default 1) requests of each
+ * size MIN (default 0), MIN + STEP (default 1), ... up to MAX, in one run;
+ * e.g. `ping -A -G 1452 ADDR` tries every size up to a full Ethernet frame.
+ * Every reply's data is checked against the request's (tern_ping.h).
  *
  * The command returns when the run is over (tern_ping_wait(): the stack runs
  * meanwhile), so the next line is read only after "N packets transmitted, M

@@ -2,15 +2,22 @@
 /**
  * @file
  * @brief UDP in the shell: `udp server start PORT`, `udp server stop`,
- *        `udp send ADDR[%IF] PORT DATA`.
+ *        `udp send ADDR[%IF] PORT DATA`, `udp send -s SIZE ADDR[%IF] PORT`.
  *
  * The server prints every datagram it gets ("udp: N bytes from [ADDR]:PORT:
- * DATA", non-printable bytes as \xNN) from its socket's receive callback,
+ * DATA", non-printable bytes and '\' as \xNN; beyond 128 bytes only the
+ * first 128, followed by " ... (+M bytes, crc32 XXXXXXXX)": M bytes not
+ * shown, the CRC-32 of all N as zlib computes it) from its socket's receive callback,
  * i.e. from the socket module's handler. Under the event loop that is the
  * loop's thread, as every other shell output; under the threaded executor it
  * is the socket's thread, so its lines may interleave with a command's
  * output (accepted for now: the write function must be thread-safe, as
  * stdio's is).
+ *
+ * `udp send -s SIZE` sends SIZE (0..65527) bytes of the pattern
+ * "abcdefghijklmnopqrstuvwxyzabc..." (byte i is 'a' + i % 26). The pattern
+ * is built in the packet buffer and copied into the datagram, so it needs
+ * twice SIZE free there for a moment (-ENOMEM otherwise).
  */
 #ifndef TERN_SHELL_UDP_H
 #define TERN_SHELL_UDP_H

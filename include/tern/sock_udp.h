@@ -3,37 +3,24 @@
  * @file
  * @brief UDP sockets: RIOT's sock_udp in Tern's shape (seed 001, §3.2.3).
  *
- * A socket is a caller-allocated tern_sock_udp_t: a module of its own, with
- * its own bounded queue, registered in netreg for (UDP, local port). The UDP
- * module hands it each datagram for its port; a datagram that finds the
- * socket's queue full is released and counted by netapi (queue_full). The
- * socket's handler then either calls the receive callback (set with
- * tern_sock_udp_set_cb()) with the datagram, or moves it into a small ring of
- * TERN_CONF_SOCK_UDP_RING datagrams that tern_sock_udp_recv() takes from
- * (full ring: the datagram is released and counted in drop_ring_full).
- *
- * Blocking receive. Portable code has no condition variable, so
- * tern_sock_udp_recv() with a timeout polls the ring and, between polls,
- * lets the executor run for a slice (TERN_CONF_SOCK_UDP_RECV_SLICE_US) with
- * tern_executor_run_for(): under the event loop that runs the stack itself
- * (so a waiting application still gets its datagram); under the threaded
- * executor the module threads do the work and the caller sleeps for the
- * slice. Either way it must be called from outside module handlers (a
- * handler gets -EDEADLK; use the callback there), and from one thread at a
- * time per socket. The latency of a wake-up is at most one slice.
+ * A socket is a caller-allocated tern_sock_udp_t: a module of its own (the
+ * tern_sock_t every socket type embeds, sock.h), with its own bounded queue,
+ * registered in netreg for (UDP, local port). The UDP module hands it each
+ * datagram for its port; a datagram that finds the socket's queue full is
+ * released and counted by netapi (queue_full). The socket's handler then
+ * either calls the receive callback (set with tern_sock_udp_set_cb()) with
+ * the datagram, or moves it into a small ring of TERN_CONF_SOCK_UDP_RING
+ * datagrams that tern_sock_udp_recv() takes from (full ring: the datagram is
+ * released and counted in drop_ring_full). How a blocking recv waits under
+ * each executor: see sock.h.
  *
  * Sending builds [NETIF (when an interface is named), IPV6 template, UDP
  * header, payload] and hands it to the UDP module (SND), which completes the
  * header and passes it to IPv6 (source address selection, checksum,
  * neighbor resolution). Sending is asynchronous: a 0 return means queued.
  *
- * No heap, no globals: everything lives in the socket and the stack.
- *
- * Limits: modules cannot be detached from an executor yet, so a closed
- * socket's module stays attached (under the threaded executor: its thread
- * stays, idle). Create the same struct again to reuse it; it must outlive
- * the executor. No multicast group membership, no per-socket options
- * (hop limit, traffic class) yet.
+ * Limits: see sock.h (a closed socket's module stays attached). No multicast
+ * group membership, no per-socket options (hop limit, traffic class) yet.
  */
 #ifndef TERN_SOCK_UDP_H
 #define TERN_SOCK_UDP_H
@@ -45,6 +32,7 @@
 #include "tern/config.h"
 #include "tern/module.h"
 #include "tern/netreg.h"
+#include "tern/sock.h"
 #include "tern/stack.h"
 #include "tern/udp.h"
 #include "tern/wire/ipv6_addr.h"
@@ -57,8 +45,7 @@
 #ifndef TERN_CONF_SOCK_UDP_RING
 #define TERN_CONF_SOCK_UDP_RING 4
 #endif
-_Static_assert(TERN_CONF_SOCK_UDP_RING >= 1 && TERN_CONF_SOCK_UDP_RING <= 64 &&
-                   (TERN_CONF_SOCK_UDP_RING & (TERN_CONF_SOCK_UDP_RING - 1)) == 0,
+_Static_assert(TERN_SOCK_POW2_IN(TERN_CONF_SOCK_UDP_RING, 1, 64),
                "TERN_CONF_SOCK_UDP_RING must be a power of two in [1, 64]");
 
 /**
@@ -68,26 +55,13 @@ _Static_assert(TERN_CONF_SOCK_UDP_RING >= 1 && TERN_CONF_SOCK_UDP_RING <= 64 &&
 #ifndef TERN_CONF_SOCK_UDP_QUEUE_LEN
 #define TERN_CONF_SOCK_UDP_QUEUE_LEN 4
 #endif
-_Static_assert(TERN_CONF_SOCK_UDP_QUEUE_LEN >= 2 && TERN_CONF_SOCK_UDP_QUEUE_LEN <= 256 &&
-                   (TERN_CONF_SOCK_UDP_QUEUE_LEN & (TERN_CONF_SOCK_UDP_QUEUE_LEN - 1)) == 0,
+_Static_assert(TERN_SOCK_POW2_IN(TERN_CONF_SOCK_UDP_QUEUE_LEN, 2, 256),
                "TERN_CONF_SOCK_UDP_QUEUE_LEN must be a power of two in [2, 256]");
-
-/**
- * Slice a blocking tern_sock_udp_recv() lets the executor run between two
- * looks at the ring, in microseconds: the worst added latency under the
- * threaded executor. Default 1000 (1 ms).
- */
-#ifndef TERN_CONF_SOCK_UDP_RECV_SLICE_US
-#define TERN_CONF_SOCK_UDP_RECV_SLICE_US 1000u
-#endif
 
 /** Priority of socket modules (0 most urgent). Default 6: after UDP (5). */
 #ifndef TERN_CONF_SOCK_UDP_PRIORITY
 #define TERN_CONF_SOCK_UDP_PRIORITY 6
 #endif
-
-/** Wait forever in tern_sock_udp_recv(). */
-#define TERN_SOCK_NO_TIMEOUT UINT32_MAX
 
 /** A UDP endpoint. */
 typedef struct {
@@ -106,28 +80,22 @@ typedef struct tern_sock_udp tern_sock_udp_t;
 typedef void (*tern_sock_udp_cb_t)(tern_sock_udp_t *sock, const uint8_t *data, size_t len,
                                    const tern_sock_udp_ep_t *remote, void *arg);
 
-/** Drop counters of a socket, indices into tern_sock_udp_t::drops. */
+/** Drop counters of a socket, indices into tern_sock_udp_t::drops (those of sock.h). */
 enum {
-    TERN_SOCK_UDP_DROP_RING_FULL = 0, /**< the receive ring was full */
-    TERN_SOCK_UDP_DROP_FILTERED,      /**< not for the bound address/interface or the connected remote */
-    TERN_SOCK_UDP_DROP_CLOSED,        /**< arrived after close */
-    TERN_SOCK_UDP_DROP_NUMOF
+    TERN_SOCK_UDP_DROP_RING_FULL = TERN_SOCK_DROP_RING_FULL, /**< the receive ring was full */
+    TERN_SOCK_UDP_DROP_FILTERED = TERN_SOCK_DROP_FILTERED,   /**< not for the bound endpoint, not from the connected */
+    TERN_SOCK_UDP_DROP_CLOSED = TERN_SOCK_DROP_CLOSED,       /**< arrived after close */
+    TERN_SOCK_UDP_DROP_NUMOF = TERN_SOCK_DROP_NUMOF
 };
 
 /** A UDP socket. Caller-allocated; zero it (TERN_SOCK_UDP_INIT) before the first create. */
 struct tern_sock_udp {
-    tern_module_t module;                             /**< receives datagrams for the port */
+    tern_sock_t base;                                 /**< module, registration (UDP, local port), ring, callback */
     tern_msg_t queue[TERN_CONF_SOCK_UDP_QUEUE_LEN];   /**< its queue storage */
-    tern_netreg_entry_t entry;                        /**< (UDP, local port) */
+    tern_pkt_t *ring[TERN_CONF_SOCK_UDP_RING];        /**< received datagrams for recv */
     tern_udp_t *udp;                                  /**< the UDP module datagrams go to */
     tern_sock_udp_ep_t local;                         /**< bound endpoint (port never 0 once created) */
     tern_sock_udp_ep_t remote;                        /**< connected remote (port 0: not connected) */
-    tern_pkt_t *ring[TERN_CONF_SOCK_UDP_RING];        /**< received datagrams for recv */
-    uint8_t ring_head;                                /**< oldest entry */
-    uint8_t ring_count;                               /**< entries in use */
-    bool open;                                        /**< created and not closed */
-    tern_sock_udp_cb_t cb;                            /**< receive callback, or NULL */
-    void *cb_arg;                                     /**< its argument */
     uint32_t drops[TERN_SOCK_UDP_DROP_NUMOF];         /**< see TERN_SOCK_UDP_DROP_... */
 };
 
@@ -188,8 +156,8 @@ int tern_sock_udp_send(tern_sock_udp_t *sock, const void *data, size_t len, cons
 
 /**
  * Take the oldest datagram kept for @p sock, waiting up to @p timeout_us
- * (0: do not wait; TERN_SOCK_NO_TIMEOUT: forever), see the file comment for
- * how it waits under each executor.
+ * (0: do not wait; TERN_SOCK_NO_TIMEOUT: forever), see sock.h for how it
+ * waits under each executor.
  *
  * @param[in]  sock        an open socket without a receive callback (with one,
  *                         datagrams go to the callback and recv times out)

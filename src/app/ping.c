@@ -7,7 +7,12 @@
  * The identifier tells our replies from other applications' (§4.1: "An
  * identifier to aid in matching Echo Replies to this Echo Request"); the
  * sequence number, from 1, tells which request was answered. The data is a
- * byte pattern (i & 0xff), as §4.2 asks the reply to return unchanged.
+ * byte pattern (i & 0xff), which §4.2 asks the reply to return unchanged
+ * ("The data received in the ICMPv6 Echo Request message MUST be returned
+ * entirely and unmodified in the ICMPv6 Echo Reply message"): every reply
+ * is checked against it, so that a peer (or our own reassembly) that mangles
+ * data shows. A sweep's request size follows from its sequence number, so no
+ * per-request size needs storing.
  */
 #include <errno.h>
 #include <string.h>
@@ -44,13 +49,24 @@ static uint64_t ping_now(const tern_ping_t *ping)
 
 /* ------------------------------------------------------------ sending */
 
+/* Data bytes of request @p seq (1..total) of a run of @p cfg. */
+static uint16_t request_size(const tern_ping_config_t *cfg, uint16_t seq)
+{
+    if (cfg->sweep_incr == 0 || seq == 0) {
+        return cfg->size;
+    }
+    uint32_t step = ((uint32_t)seq - 1u) / cfg->count;
+    return (uint16_t)(cfg->size + step * cfg->sweep_incr);
+}
+
 /* Send request number stats.transmitted + 1. */
 static void send_request(tern_ping_t *ping)
 {
     tern_pktbuf_t *pb = ping_pktbuf(ping);
     const tern_ping_config_t *cfg = &ping->cfg;
     uint16_t seq = (uint16_t)(ping->stats.transmitted + 1u);
-    size_t len = TERN_ICMPV6_FIXED_LEN + (size_t)cfg->size;
+    uint16_t size = request_size(cfg, seq);
+    size_t len = TERN_ICMPV6_FIXED_LEN + (size_t)size;
     tern_pkt_t *msg = tern_pktbuf_add(pb, NULL, NULL, len, TERN_NETTYPE_ICMPV6);
     tern_pkt_t *ip = (msg != NULL) ? tern_pktbuf_add(pb, msg, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6) : NULL;
     tern_pkt_t *pkt = ip;
@@ -68,7 +84,7 @@ static void send_request(tern_ping_t *ping)
                                          .sequence = seq, .data = NULL, .data_len = 0 };
         uint8_t *b = msg->data;
         (void)tern_icmpv6_echo_emit(&echo, b, TERN_ICMPV6_FIXED_LEN);
-        for (size_t i = 0; i < cfg->size; i++) {
+        for (size_t i = 0; i < size; i++) {
             b[TERN_ICMPV6_FIXED_LEN + i] = (uint8_t)i;
         }
         /* A template: IPv6 chooses the source (::), the hop limit (0), and fills the checksum. */
@@ -107,12 +123,12 @@ static void finish(tern_ping_t *ping)
 /* Send the next request, or end the run once the last one's wait is over. */
 static void next_step(tern_ping_t *ping)
 {
-    if (ping->stats.transmitted >= ping->cfg.count) {
+    if (ping->stats.transmitted >= ping->total) {
         finish(ping);
         return;
     }
     send_request(ping);
-    bool last = ping->stats.transmitted >= ping->cfg.count;
+    bool last = ping->stats.transmitted >= ping->total;
     (void)tern_timer_set(&ping->timer, last ? ping->cfg.wait_us : ping->cfg.interval_us);
 }
 
@@ -158,6 +174,26 @@ static int parse_answer(tern_pkt_t *pkt, tern_ping_reply_t *r, uint16_t *identif
     return 0;
 }
 
+/* Compare a reply's data with the pattern of a request of @p sent bytes; note the first difference in @p r. */
+static void check_data(const uint8_t *data, size_t len, uint16_t sent, tern_ping_reply_t *r)
+{
+    r->data_sent = sent;
+    size_t common = (len < sent) ? len : sent;
+    for (size_t i = 0; i < common; i++) {
+        if (data[i] != (uint8_t)i) {
+            r->data_wrong = true;
+            r->wrong_at = (uint16_t)i;
+            r->wrong_expected = (uint8_t)i;
+            r->wrong_got = data[i];
+            return;
+        }
+    }
+    if (len != sent) {
+        r->data_wrong = true;
+        r->wrong_at = (uint16_t)common;
+    }
+}
+
 static void receive(tern_ping_t *ping, tern_pkt_t *pkt)
 {
     tern_ping_reply_t r;
@@ -165,6 +201,7 @@ static void receive(tern_ping_t *ping, tern_pkt_t *pkt)
     uint16_t id = 0;
     unsigned drop = TERN_PING_DROP_NUMOF;
     bool done = false;
+    bool advance = false;
     if (parse_answer(pkt, &r, &id) < 0) {
         drop = TERN_PING_DROP_MALFORMED;
     }
@@ -183,6 +220,8 @@ static void receive(tern_ping_t *ping, tern_pkt_t *pkt)
         r.rtt_us = (rtt > UINT32_MAX) ? UINT32_MAX : (uint32_t)rtt;
         r.duplicate = ping->slot_answered[slot];
         tern_ping_stats_t *s = &ping->stats;
+        check_data((const uint8_t *)pkt->data + TERN_ICMPV6_FIXED_LEN, pkt->size - TERN_ICMPV6_FIXED_LEN,
+                   request_size(&ping->cfg, r.sequence), &r);
         if (r.duplicate) {
             s->duplicates++;
         } else {
@@ -191,9 +230,12 @@ static void receive(tern_ping_t *ping, tern_pkt_t *pkt)
             s->rtt_max_us = (r.rtt_us > s->rtt_max_us) ? r.rtt_us : s->rtt_max_us;
             s->rtt_sum_us += r.rtt_us;
             s->received++;
+            s->corrupted += r.data_wrong ? 1u : 0u;
+            /* Adaptive: the newest request is answered, the next goes now. */
+            advance = ping->cfg.adaptive && r.sequence == s->transmitted && s->transmitted < ping->total;
         }
         /* As iputils with -c: done once every request is answered. */
-        done = s->transmitted >= ping->cfg.count && s->received >= ping->cfg.count;
+        done = s->transmitted >= ping->total && s->received >= ping->total;
     }
     tern_ping_reply_cb_t cb = ping->cb;
     void *arg = ping->cb_arg;
@@ -208,6 +250,8 @@ static void receive(tern_ping_t *ping, tern_pkt_t *pkt)
     }
     if (done) {
         finish(ping);
+    } else if (advance) {
+        next_step(ping);
     }
 }
 
@@ -224,6 +268,10 @@ static int handle(tern_module_t *self, tern_msg_t *msg)
         return 0;
     case MSG_START:
     case TERN_MSG_TIMER: {
+        /* An expiry posted before an adaptive step re-armed the timer is stale (timer.h). */
+        if (msg->type == TERN_MSG_TIMER && tern_timer_is_armed(&ping->timer)) {
+            return 0;
+        }
         /* A timer message of the previous run may still be queued before this run's start. */
         tern_lock_acquire(ping_lock(ping));
         ping->started = ping->started || msg->type == MSG_START;
@@ -261,10 +309,28 @@ int tern_ping_init(tern_ping_t *ping, tern_stack_t *stack, tern_ipv6_t *ipv6)
     return 0;
 }
 
+uint32_t tern_ping_requests(const tern_ping_config_t *cfg)
+{
+    if (cfg == NULL || cfg->count == 0) {
+        return 0;
+    }
+    if (cfg->sweep_incr == 0) {
+        return cfg->count;
+    }
+    if (cfg->sweep_max < cfg->size) {
+        return 0;
+    }
+    uint32_t sizes = ((uint32_t)cfg->sweep_max - cfg->size) / cfg->sweep_incr + 1u;
+    uint64_t total = (uint64_t)sizes * cfg->count;
+    return (total > UINT32_MAX) ? UINT32_MAX : (uint32_t)total;
+}
+
 int tern_ping_start(tern_ping_t *ping, const tern_ping_config_t *cfg, tern_ping_reply_cb_t cb, void *arg)
 {
-    if (ping == NULL || ping->module.stack == NULL || cfg == NULL || cfg->count == 0 ||
-        cfg->size > PING_MAX_SIZE || tern_ipv6_addr_is_unspecified(&cfg->dst) ||
+    uint32_t total = tern_ping_requests(cfg);
+    if (ping == NULL || ping->module.stack == NULL || cfg == NULL || total == 0 || total > 0xFFFFu ||
+        cfg->size > PING_MAX_SIZE || (cfg->sweep_incr != 0 && cfg->sweep_max > PING_MAX_SIZE) ||
+        tern_ipv6_addr_is_unspecified(&cfg->dst) ||
         ((tern_ipv6_addr_is_multicast(&cfg->dst) || tern_ipv6_addr_is_link_local(&cfg->dst)) && cfg->netif == 0)) {
         return -EINVAL;
     }
@@ -274,6 +340,7 @@ int tern_ping_start(tern_ping_t *ping, const tern_ping_config_t *cfg, tern_ping_
         return -EBUSY;
     }
     ping->cfg = *cfg;
+    ping->total = total;
     memset(&ping->stats, 0, sizeof(ping->stats));
     memset(ping->slot_seq, 0, sizeof(ping->slot_seq));
     ping->cb = cb;

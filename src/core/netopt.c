@@ -24,6 +24,7 @@ const char *tern_netopt_name(tern_netopt_t opt)
         [TERN_NETOPT_IPV6_LINK_PARAMS] = "ipv6_link_params",
         [TERN_NETOPT_IPV6_ROUTE_ADD] = "ipv6_route_add",
         [TERN_NETOPT_IPV6_ROUTE_DEL] = "ipv6_route_del",
+        [TERN_NETOPT_IPV6_DESTINATIONS] = "ipv6_destinations",
         [TERN_NETOPT_MCAST_JOIN] = "mcast_join",
         [TERN_NETOPT_MCAST_LEAVE] = "mcast_leave",
         [TERN_NETOPT_MCAST_GROUPS] = "mcast_groups",

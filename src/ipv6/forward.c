@@ -15,28 +15,33 @@
  * received NETIF snip is replaced by one for the outgoing interface, and
  * the packet goes through that interface's neighbor cache.
  *
- * Not done: Redirect (RFC 4861 §8), Hop-by-Hop options on forwarded
- * packets (RFC 8200 §4.3 lets a router skip them), multicast routing,
+ * Hop-by-Hop options (RFC 8200 §4.3): "may be examined or processed by any
+ * node along a packet's delivery path"; RFC 8200 expects a node to do so
+ * only when configured to. Tern's choice: a router processes them, with
+ * the rules a destination applies (ipv6_options_check(), §4.2): padding
+ * and Router Alert are known and skipped, an unknown option acts on its two
+ * high bits (skip; discard; discard with Parameter Problem code 2). Reason:
+ * on the links Tern is for, options are meant for the routers on the path
+ * and choose their type bits for them (e.g. RFC 6553's RPL Option, type
+ * 0x63, "01": a router that does not know it discards the packet); a
+ * malformed header is discarded too. Only a Hop-by-Hop header right after
+ * the fixed header is looked at (§4.1); the other extension headers are for
+ * the destination (§4). The options are checked on arrival, before the hop
+ * limit and the route. Drops count as fwd_hbh_dropped.
+ *
+ * A packet that waited in the outgoing neighbor cache for a resolution that
+ * failed is answered with Destination Unreachable code 3 (RFC 4861 §7.2.2,
+ * ipv6_icmpv6_error_unresolved()).
+ *
+ * Not done: sending Redirects (RFC 4861 §8.2), multicast routing,
  * delivering a packet for an address of another of our interfaces (it is
- * counted as not for us, as before), Destination Unreachable code 3 after
- * failed address resolution.
+ * counted as not for us, as before).
  */
 #include <errno.h>
 #include <string.h>
 
 #include "ipv6_internal.h"
 #include "tern/wire/icmpv6.h"
-
-/* Is @p addr an address of any of our interfaces? */
-static bool ours_elsewhere(tern_ipv6_t *ip, const tern_ipv6_addr_t *addr)
-{
-    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
-        if (ip->ifs[i].netif != NULL && tern_ipv6_addrs_find(&ip->ifs[i].addrs, addr) != NULL) {
-            return true;
-        }
-    }
-    return false;
-}
 
 /* LinkMTU of @p ipif: from a Router Advertisement (RFC 4861 §6.3.4), else the link's. */
 static uint16_t link_mtu(const tern_ipv6_if_t *ipif)
@@ -59,7 +64,7 @@ void ipv6_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_l
 {
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
     pkt->type = TERN_NETTYPE_IPV6; /* the whole packet, header first: what ICMPv6 errors quote */
-    if (ours_elsewhere(ip, &hdr->dst)) {
+    if (ipv6_is_own_address(ip, &hdr->dst)) {
         refuse(ip, pkt, TERN_IPV6_RX_NOT_FOR_US, 0, 0, 0);
         return;
     }
@@ -75,6 +80,24 @@ void ipv6_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_l
     if (src_ll) {
         refuse(ip, pkt, TERN_IPV6_FWD_SCOPE, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_BEYOND_SCOPE, 0);
         return;
+    }
+    /* RFC 8200 §4.3, §4.2: the Hop-by-Hop options (see the file comment). */
+    if (hdr->next_header == TERN_IPV6_NH_HOP_BY_HOP) {
+        const uint8_t *hbh = (const uint8_t *)pkt->data + TERN_IPV6_HDR_LEN;
+        tern_ipv6_ext_t ext;
+        size_t offset = 0;
+        int res = (tern_ipv6_ext_parse(&ext, TERN_IPV6_NH_HOP_BY_HOP, hbh, payload_len) < 0)
+                      ? -EBADMSG
+                      : ipv6_options_check(hbh, ext.len, false, &offset);
+        if (res == -EPROTO) {
+            refuse(ip, pkt, TERN_IPV6_FWD_HBH_DROPPED, TERN_ICMPV6_PARAM_PROBLEM, TERN_ICMPV6_PARAM_PROBLEM_OPTION,
+                   (uint32_t)(TERN_IPV6_HDR_LEN + offset));
+            return;
+        }
+        if (res < 0) {
+            refuse(ip, pkt, TERN_IPV6_FWD_HBH_DROPPED, 0, 0, 0);
+            return;
+        }
     }
     /* RFC 8200 §3, RFC 4443 §3.3: a packet that would leave with hop limit 0
      * is discarded with Time Exceeded code 0. */

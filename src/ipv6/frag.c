@@ -4,8 +4,15 @@
  * @brief Fragmentation of IPv6 packets we originate (RFC 8200 §4.5).
  *
  * Read first: RFC 8200 §4.5 (fragment sizes, Identification), §5 (link
- * MTU), RFC 7739 (unpredictable Identification), RFC 8021 (no atomic
- * fragments are generated).
+ * MTU), RFC 8201 §4 (Path MTU), RFC 7739 (unpredictable Identification),
+ * RFC 8021 (no atomic fragments are generated).
+ *
+ * Our own packets are cut to the path MTU: the destination cache's estimate
+ * learnt from a Packet Too Big (never below 1280, RFC 8201 §4), else the
+ * link MTU. A Packet Too Big reporting less than 1280 changes nothing
+ * (RFC 8201 §4: it is discarded), so no packet gets a Fragment header
+ * without being fragmented (RFC 8021 deprecated those atomic fragments).
+ * Forwarded packets are never fragmented (RFC 8200 §5, forward.c).
  *
  * No extension headers are originated here, so the unfragmentable part is
  * the IPv6 header alone. Each fragment is [Fragment header, slice], sent
@@ -28,6 +35,16 @@ uint16_t ipv6_link_mtu(const tern_ipv6_if_t *ipif)
     /* RFC 4861 §6.3.4: an RA's MTU option (already checked <= the interface's). */
     uint16_t mtu = (ipif->rd.link_mtu != 0) ? ipif->rd.link_mtu : ipif->netif->mtu;
     return (mtu != 0) ? mtu : UINT16_MAX; /* a device that does not tell: no limit known */
+}
+
+uint16_t ipv6_path_mtu(tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst)
+{
+    uint16_t mtu = ipv6_link_mtu(ipif);
+    const tern_dcache_entry_t *d = tern_dcache_lookup(&ip->dcache, dst, ipv6_now(ip));
+    if (d != NULL && d->pmtu != 0 && d->pmtu < mtu) {
+        mtu = d->pmtu; /* RFC 8201 §5.2: the estimate kept per destination */
+    }
+    return mtu;
 }
 
 /* Copy @p len bytes from offset @p off of the snip list @p pkt to @p out. */
@@ -69,7 +86,7 @@ int ipv6_frag_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr
                      const tern_ipv6_addr_t *dst, uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload)
 {
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
-    size_t mtu = ipv6_link_mtu(ipif);
+    size_t mtu = ipv6_path_mtu(ip, ipif, dst);
     size_t len = tern_pkt_len(payload);
     /* §4.5: every fragment but the last carries a multiple of 8 bytes. */
     size_t per = (mtu > TERN_IPV6_HDR_LEN + TERN_IPV6_FRAG_HDR_LEN)

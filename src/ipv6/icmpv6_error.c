@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * @brief ICMPv6 error messages about received packets (RFC 4443 §2.4, §3).
+ * @brief ICMPv6 error messages about received packets and about packets
+ *        whose next hop could not be resolved (RFC 4443 §2.4, §3; RFC 4861
+ *        §7.2.2), and the Packet Too Big messages we receive (RFC 8201).
  *
  * Read first: RFC 4443 §2.4 (message processing rules: what never gets an
- * error, how much of the invoking packet to include, rate limiting).
+ * error, how much of the invoking packet to include, rate limiting), §3.2
+ * (Packet Too Big); RFC 8201 §4 (what a host does with one).
  */
 #include <errno.h>
 #include <string.h>
@@ -54,31 +57,20 @@ static bool is_icmpv6_error(const tern_ipv6_repr_t *hdr, const uint8_t *after_hd
            tern_icmpv6_is_error(after_hdr[walk.offset]);
 }
 
-void ipv6_icmpv6_error(tern_ipv6_t *ip, tern_pkt_t *pkt, uint8_t type, uint8_t code, uint32_t param)
+/*
+ * Answer the invoking packet, whose snips (interface header left out) are
+ * @p wire[0..n) in wire order, with ICMPv6 @p type / @p code / @p param out
+ * of @p ipif: the §2.4 rules, then the message. @p link_multicast: it came
+ * as a link-layer multicast or broadcast. Releases @p pkt (the invoking
+ * packet's list) in every case.
+ */
+static void send_error(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_pkt_t *const *wire, size_t n,
+                       bool link_multicast, uint8_t type, uint8_t code, uint32_t param, tern_pkt_t *pkt)
 {
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
-    const tern_netif_hdr_t *nhdr = tern_netif_hdr_get(pkt);
-    tern_ipv6_if_t *ipif = (nhdr != NULL) ? ipv6_find_if(ip, nhdr->if_index) : NULL;
-    /* The invoking packet in wire order: the snips after IPV6 in the list
-     * (reception order) come before it on the wire. */
-    const tern_pkt_t *wire[INVOKING_SNIPS];
-    size_t n = 0;
-    const tern_pkt_t *ipv6_snip = NULL;
-    for (const tern_pkt_t *s = pkt; s != NULL; s = s->next) {
-        if (s->type == TERN_NETTYPE_NETIF) {
-            continue;
-        }
-        if (n == INVOKING_SNIPS) {
-            n = 0; /* not a packet shape IPv6 produced: give up below */
-            break;
-        }
-        wire[n++] = s;
-        if (s->type == TERN_NETTYPE_IPV6) {
-            ipv6_snip = s;
-        }
-    }
     tern_ipv6_repr_t hdr;
-    if (ipif == NULL || ipv6_snip == NULL || n == 0 || tern_ipv6_parse(&hdr, ipv6_snip->data, ipv6_snip->size) < 0) {
+    if (ipif == NULL || n == 0 || wire[0]->type != TERN_NETTYPE_IPV6 ||
+        tern_ipv6_parse(&hdr, wire[0]->data, wire[0]->size) < 0) {
         ipv6_count(ip, TERN_IPV6_ICMP_ERRORS_SUPPRESSED);
         tern_pktbuf_release(pb, pkt);
         return;
@@ -89,16 +81,14 @@ void ipv6_icmpv6_error(tern_ipv6_t *ip, tern_pkt_t *pkt, uint8_t type, uint8_t c
      * a source that does not identify a single node. */
     bool exception = type == TERN_ICMPV6_PACKET_TOO_BIG ||
                      (type == TERN_ICMPV6_PARAM_PROBLEM && code == TERN_ICMPV6_PARAM_PROBLEM_OPTION);
-    bool multicast = tern_ipv6_addr_is_multicast(&hdr.dst) ||
-                     (nhdr->flags & (TERN_NETIF_HDR_FLAG_MULTICAST | TERN_NETIF_HDR_FLAG_BROADCAST)) != 0;
-    /* The wire order is the reverse of the list (minus NETIF). */
+    bool multicast = tern_ipv6_addr_is_multicast(&hdr.dst) || link_multicast;
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
         total += wire[i]->size;
     }
     uint8_t first[TERN_IPV6_HDR_LEN + 64];
     size_t peek = 0;
-    for (size_t i = n; i-- > 0 && peek < sizeof(first);) {
+    for (size_t i = 0; i < n && peek < sizeof(first); i++) {
         size_t take = wire[i]->size;
         if (take > sizeof(first) - peek) {
             take = sizeof(first) - peek;
@@ -128,7 +118,7 @@ void ipv6_icmpv6_error(tern_ipv6_t *ip, tern_pkt_t *pkt, uint8_t type, uint8_t c
     }
     uint8_t *out = (uint8_t *)msg->data + TERN_ICMPV6_FIXED_LEN;
     size_t copied = 0;
-    for (size_t i = n; i-- > 0 && copied < fit;) {
+    for (size_t i = 0; i < n && copied < fit; i++) {
         size_t take = wire[i]->size;
         if (take > fit - copied) {
             take = fit - copied;
@@ -149,4 +139,103 @@ void ipv6_icmpv6_error(tern_ipv6_t *ip, tern_pkt_t *pkt, uint8_t type, uint8_t c
     ipv6_count(ip, TERN_IPV6_ICMP_ERRORS_OUT);
     (void)ipv6_output(ip, ipif, own_usable ? &hdr.dst : NULL, &dst, TERN_ICMPV6_NEXT_HEADER,
                       ipif->cur_hop_limit, msg);
+}
+
+void ipv6_icmpv6_error(tern_ipv6_t *ip, tern_pkt_t *pkt, uint8_t type, uint8_t code, uint32_t param)
+{
+    const tern_netif_hdr_t *nhdr = tern_netif_hdr_get(pkt);
+    tern_ipv6_if_t *ipif = (nhdr != NULL) ? ipv6_find_if(ip, nhdr->if_index) : NULL;
+    /* The invoking packet in wire order: the snips after IPV6 in the list
+     * (reception order) come before it on the wire. */
+    const tern_pkt_t *wire[INVOKING_SNIPS];
+    size_t n = 0;
+    bool fits = true;
+    for (const tern_pkt_t *s = pkt; s != NULL && fits; s = s->next) {
+        if (s->type == TERN_NETTYPE_NETIF) {
+            continue;
+        }
+        fits = n < INVOKING_SNIPS; /* otherwise not a packet shape IPv6 produced: give up */
+        if (fits) {
+            wire[n++] = s;
+        }
+    }
+    n = fits ? n : 0;
+    for (size_t i = 0; i < n / 2; i++) {
+        const tern_pkt_t *t = wire[i];
+        wire[i] = wire[n - 1u - i];
+        wire[n - 1u - i] = t;
+    }
+    bool link_multicast = nhdr != NULL &&
+                          (nhdr->flags & (TERN_NETIF_HDR_FLAG_MULTICAST | TERN_NETIF_HDR_FLAG_BROADCAST)) != 0;
+    send_error(ip, ipif, wire, n, link_multicast, type, code, param, pkt);
+}
+
+void ipv6_icmpv6_error_unresolved(tern_ipv6_t *ip, tern_pkt_t *pkt)
+{
+    /* Transmission order: [NETIF (outgoing), IPV6, ...] is already wire order. */
+    const tern_pkt_t *wire[INVOKING_SNIPS];
+    size_t n = 0;
+    bool fits = true;
+    for (const tern_pkt_t *s = pkt; s != NULL && fits; s = s->next) {
+        if (s->type == TERN_NETTYPE_NETIF) {
+            continue;
+        }
+        fits = n < INVOKING_SNIPS;
+        if (fits) {
+            wire[n++] = s;
+        }
+    }
+    n = fits ? n : 0;
+    tern_ipv6_repr_t hdr;
+    if (n == 0 || tern_ipv6_parse(&hdr, wire[0]->data, wire[0]->size) < 0 || ipv6_is_own_address(ip, &hdr.src)) {
+        /* Our own packet (or none we can read): nobody to tell but the
+         * counters; the application sees no answer (ping: a timeout). */
+        ipv6_count(ip, TERN_IPV6_TX_UNRESOLVED);
+        tern_pktbuf_release(ipv6_pktbuf(ip), pkt);
+        return;
+    }
+    /* A forwarded packet: RFC 4861 §7.2.2, RFC 4443 §3.1 code 3 to its
+     * source, out of the interface that leads there. */
+    ipv6_count(ip, TERN_IPV6_FWD_ADDR_UNREACH);
+    tern_ipv6_addr_t next_hop;
+    tern_ipv6_if_t *back = tern_ipv6_addr_is_link_local(&hdr.src) ? NULL : ipv6_route(ip, NULL, &hdr.src, &next_hop);
+    send_error(ip, back, wire, n, false, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_ADDR, 0, pkt);
+}
+
+void ipv6_ptb_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *b, size_t len)
+{
+    /* RFC 4443 §3.2: the MTU of the next-hop link and as much of our packet
+     * as fits; the code is ignored. RFC 8201 §5.2: the estimate is kept for
+     * the quoted packet's destination, and only for a packet we sent. */
+    tern_icmpv6_error_repr_t err;
+    tern_ipv6_repr_t quoted;
+    if (tern_icmpv6_error_parse(&err, b, len) < 0 || err.type != TERN_ICMPV6_PACKET_TOO_BIG ||
+        tern_ipv6_parse(&quoted, err.invoking, err.invoking_len) < 0 || !ipv6_is_own_address(ip, &quoted.src)) {
+        ipv6_count(ip, TERN_IPV6_PTB_INVALID);
+        return;
+    }
+    /* RFC 8201 §4: a reported MTU below the IPv6 minimum is discarded, the
+     * estimate never goes below 1280 (RFC 8200 §5; RFC 8021: no atomic
+     * fragments instead). */
+    if (err.param < TERN_DCACHE_MIN_PMTU) {
+        ipv6_count(ip, TERN_IPV6_PTB_BELOW_MIN);
+        return;
+    }
+    /* RFC 8201 §4: "MUST NOT increase its estimate" because of a Packet Too Big. */
+    if (err.param >= ipv6_path_mtu(ip, ipif, &quoted.dst)) {
+        ipv6_count(ip, TERN_IPV6_PTB_NOT_LOWER);
+        return;
+    }
+    /* RFC 8201 §4: try a larger MTU again after the timeout (10 minutes recommended). */
+    uint64_t now = ipv6_now(ip);
+    int r = tern_dcache_set_pmtu(&ip->dcache, &quoted.dst, (uint16_t)err.param, now,
+                                 now + (uint64_t)TERN_CONF_IPV6_PMTU_TIMEOUT_S * 1000000u);
+    if (r < 0) {
+        ipv6_count(ip, TERN_IPV6_PTB_INVALID); /* the unspecified destination */
+        return;
+    }
+    ipv6_count(ip, TERN_IPV6_PMTU_LOWERED);
+    if (r == 1) {
+        ipv6_count(ip, TERN_IPV6_DCACHE_EVICTED);
+    }
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * @brief ICMPv6 in the IPv6 module: echo (RFC 4443 §4), and Neighbor
+ * @brief ICMPv6 in the IPv6 module: echo (RFC 4443 §4), Neighbor
  *        Solicitation / Advertisement (RFC 4861 §7.1, §7.2) feeding the
- *        neighbor cache and DAD (RFC 4862 §5.4).
+ *        neighbor cache and DAD (RFC 4862 §5.4), and Redirect (RFC 4861 §8)
+ *        feeding the destination cache; the dispatch of received ICMPv6.
  */
 #include <errno.h>
 #include <string.h>
@@ -142,6 +143,77 @@ static void na_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_re
     (void)tern_nc_na_received(&ipif->nc, &na.target, tlla, tlla_len, flags, ipv6_now(ip));
 }
 
+/* ------------------------------------------------------------ redirect */
+
+/* Is @p router the current first hop for @p dst, out of @p ipif (§8.1)? The
+ * destination cache's next hop (an earlier Redirect), else the table's. */
+static bool is_first_hop(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst,
+                         const tern_ipv6_addr_t *router)
+{
+    tern_ipv6_addr_t next_hop;
+    tern_ipv6_if_t *out = ipv6_route(ip, NULL, dst, &next_hop);
+    return out == ipif && !tern_ipv6_addr_equal(&next_hop, dst) && tern_ipv6_addr_equal(&next_hop, router);
+}
+
+/*
+ * A Redirect (RFC 4861 §8): every validity check of §8.1 is a drop counted
+ * on its own (the checksum was verified for every ICMPv6 message); a valid
+ * one points the destination at the target in the destination cache and
+ * feeds the target's link-layer address to the neighbor cache (§8.3).
+ */
+static void redirect_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
+                             const uint8_t *b, size_t len)
+{
+    if (ip->router) {
+        /* §8: Redirects inform hosts; §8.2: "A router MUST NOT update its
+         * routing tables upon receipt of a Redirect." */
+        ipv6_count(ip, TERN_IPV6_REDIRECT_ON_ROUTER);
+        return;
+    }
+    unsigned reject = TERN_IPV6_STAT_NUMOF;
+    tern_ndp_redirect_repr_t rd;
+    if (!tern_ipv6_addr_is_link_local(&hdr->src)) {
+        reject = TERN_IPV6_REDIRECT_BAD_SOURCE; /* routers redirect from their link-local address */
+    } else if (hdr->hop_limit != TERN_IPV6_ND_HOP_LIMIT) {
+        reject = TERN_IPV6_REDIRECT_BAD_HOP_LIMIT; /* it may have been forwarded */
+    } else if (b[1] != 0) {
+        reject = TERN_IPV6_REDIRECT_BAD_CODE;
+    } else if (len < TERN_NDP_REDIRECT_LEN) {
+        reject = TERN_IPV6_REDIRECT_TOO_SHORT;
+    } else if (tern_ndp_redirect_parse(&rd, b, len) < 0) {
+        reject = TERN_IPV6_REDIRECT_BAD_OPTIONS; /* type, code and length passed: an option of length 0 or overrunning */
+    } else if (tern_ipv6_addr_is_multicast(&rd.destination) || tern_ipv6_addr_is_unspecified(&rd.destination)) {
+        reject = TERN_IPV6_REDIRECT_MULTICAST_DST;
+    } else if (!tern_ipv6_addr_is_link_local(&rd.target) && !tern_ipv6_addr_equal(&rd.target, &rd.destination)) {
+        reject = TERN_IPV6_REDIRECT_BAD_TARGET; /* a router is named by its link-local address, else on-link */
+    } else if (!is_first_hop(ip, ipif, &rd.destination, &hdr->src)) {
+        reject = TERN_IPV6_REDIRECT_NOT_FIRST_HOP; /* only the router we use may redirect us */
+    }
+    if (reject != TERN_IPV6_STAT_NUMOF) {
+        ipv6_count(ip, reject);
+        return;
+    }
+    /* §8.3: the destination cache sends later packets to the target (to the
+     * destination itself, on-link, when they are equal). */
+    uint64_t now = ipv6_now(ip);
+    int r = tern_dcache_set_redirect(&ip->dcache, &rd.destination, &rd.target, ipif->netif->index, now,
+                                     now + (uint64_t)TERN_CONF_IPV6_REDIRECT_TIMEOUT_S * 1000000u);
+    if (r < 0) {
+        ipv6_count(ip, TERN_IPV6_REDIRECT_BAD_TARGET); /* unreachable: the checks above exclude it */
+        return;
+    }
+    ipv6_count(ip, TERN_IPV6_REDIRECT_ACCEPTED);
+    if (r == 1) {
+        ipv6_count(ip, TERN_IPV6_DCACHE_EVICTED);
+    }
+    /* §8.3: the Target Link-Layer Address creates or updates the target's
+     * entry (STALE); IsRouter TRUE unless the target is the destination. */
+    const uint8_t *tlla = NULL;
+    size_t tlla_len = find_lladdr(ipif, rd.options, rd.options_len, TERN_NDP_OPT_TLLA, &tlla);
+    (void)tern_nc_redirect_received(&ipif->nc, &rd.target, tlla, tlla_len,
+                                    !tern_ipv6_addr_equal(&rd.target, &rd.destination), now);
+}
+
 /* Send an NS for @p target to @p dst from @p src (NULL: source selection; the
  * unspecified address for DAD, then without a source link-layer option). */
 static void send_ns(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *target, const tern_ipv6_addr_t *dst,
@@ -241,6 +313,18 @@ void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     case TERN_ICMPV6_MLD_QUERY:
         ipv6_mld_query_receive(ip, ipif, hdr, b, msg->size);
         break;
+    case TERN_ICMPV6_MLD_REPORT:
+        ipv6_mld_report_receive(ip, ipif, hdr, b, msg->size); /* MLDv1, mld.c */
+        break;
+    case TERN_ICMPV6_REDIRECT:
+        redirect_receive(ip, ipif, hdr, b, msg->size);
+        break;
+    case TERN_ICMPV6_PACKET_TOO_BIG:
+        ipv6_ptb_receive(ip, ipif, b, msg->size); /* RFC 8201 §4, icmpv6_error.c */
+        if (ipv6_icmpv6_deliver(ip, ipif, hdr, msg)) {
+            return; /* about an echo request: ping reports it too */
+        }
+        break;
     case TERN_ICMPV6_ECHO_REPLY:
         if (ipv6_icmpv6_deliver(ip, ipif, hdr, msg)) {
             return; /* to the application (ping), see icmpv6_app.c */
@@ -248,7 +332,7 @@ void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
         break;
     default:
-        /* Errors about our echo requests go to ping; others' MLD reports, Redirect, other errors: not handled. */
+        /* Errors about our echo requests go to ping; MLD Done, MLDv2 reports, other errors: not handled. */
         if (tern_icmpv6_is_error(b[0]) && ipv6_icmpv6_deliver(ip, ipif, hdr, msg)) {
             return;
         }

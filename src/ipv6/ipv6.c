@@ -63,6 +63,25 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_FRAG_OK] = "frag_ok",
     [TERN_IPV6_FRAG_SENT] = "frag_sent",
     [TERN_IPV6_FRAG_FAIL] = "frag_fail",
+    [TERN_IPV6_REDIRECT_ACCEPTED] = "redirect_accepted",
+    [TERN_IPV6_REDIRECT_ON_ROUTER] = "redirect_on_router",
+    [TERN_IPV6_REDIRECT_BAD_SOURCE] = "redirect_bad_source",
+    [TERN_IPV6_REDIRECT_BAD_HOP_LIMIT] = "redirect_bad_hop_limit",
+    [TERN_IPV6_REDIRECT_BAD_CODE] = "redirect_bad_code",
+    [TERN_IPV6_REDIRECT_TOO_SHORT] = "redirect_too_short",
+    [TERN_IPV6_REDIRECT_NOT_FIRST_HOP] = "redirect_not_first_hop",
+    [TERN_IPV6_REDIRECT_MULTICAST_DST] = "redirect_multicast_dst",
+    [TERN_IPV6_REDIRECT_BAD_TARGET] = "redirect_bad_target",
+    [TERN_IPV6_REDIRECT_BAD_OPTIONS] = "redirect_bad_options",
+    [TERN_IPV6_PMTU_LOWERED] = "pmtu_lowered",
+    [TERN_IPV6_PTB_INVALID] = "ptb_invalid",
+    [TERN_IPV6_PTB_BELOW_MIN] = "ptb_below_min",
+    [TERN_IPV6_PTB_NOT_LOWER] = "ptb_not_lower",
+    [TERN_IPV6_DCACHE_EVICTED] = "dcache_evicted",
+    [TERN_IPV6_TX_UNRESOLVED] = "tx_unresolved",
+    [TERN_IPV6_FWD_ADDR_UNREACH] = "fwd_addr_unreach",
+    [TERN_IPV6_FWD_HBH_DROPPED] = "fwd_hbh_dropped",
+    [TERN_IPV6_REACHABLE_RENEWED] = "reachable_renewed",
     [TERN_IPV6_FWD_PACKETS] = "fwd_packets",
     [TERN_IPV6_FWD_HOP_LIMIT] = "fwd_hop_limit",
     [TERN_IPV6_FWD_NO_ROUTE] = "fwd_no_route",
@@ -73,6 +92,12 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_MLD_QUERIES_RECEIVED] = "mld_queries_received",
     [TERN_IPV6_MLD_INVALID] = "mld_invalid",
     [TERN_IPV6_MLD_NO_ROOM] = "mld_no_room",
+    [TERN_IPV6_MLD_V1_QUERIES_RECEIVED] = "mld_v1_queries_received",
+    [TERN_IPV6_MLD_V1_MODE_ENTERED] = "mld_v1_mode_entered",
+    [TERN_IPV6_MLD_V1_REPORTS_SENT] = "mld_v1_reports_sent",
+    [TERN_IPV6_MLD_V1_DONES_SENT] = "mld_v1_dones_sent",
+    [TERN_IPV6_MLD_V1_REPORTS_RECEIVED] = "mld_v1_reports_received",
+    [TERN_IPV6_MLD_V1_SUPPRESSED] = "mld_v1_suppressed",
 };
 
 uint64_t ipv6_now(const tern_ipv6_t *ip)
@@ -111,6 +136,43 @@ tern_ipv6_if_t *ipv6_find_if(tern_ipv6_t *ip, uint16_t if_index)
     return find_if(ip, if_index);
 }
 
+bool ipv6_is_own_address(tern_ipv6_t *ip, const tern_ipv6_addr_t *addr)
+{
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        if (ip->ifs[i].netif != NULL && tern_ipv6_addrs_find(&ip->ifs[i].addrs, addr) != NULL) {
+            return true;
+        }
+    }
+    return false;
+}
+
+tern_ipv6_if_t *ipv6_route(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst,
+                           tern_ipv6_addr_t *next_hop)
+{
+    uint64_t now = ipv6_now(ip);
+    *next_hop = *dst;
+    /* RFC 4861 §8.3: a Redirect overrides the table for its destination;
+     * §8.2: a router's next hops come from its routing table only. */
+    const tern_dcache_entry_t *d = ip->router ? NULL : tern_dcache_lookup(&ip->dcache, dst, now);
+    if (d != NULL && d->redirected && (ipif == NULL || d->if_index == ipif->netif->index)) {
+        tern_ipv6_if_t *out = find_if(ip, d->if_index);
+        if (out != NULL) {
+            *next_hop = d->next_hop;
+            return out;
+        }
+    }
+    /* §5.2: longest prefix match (on the given interface, if any: a reply to
+     * an off-link peer goes via its router). */
+    const tern_fib_route_t *r = tern_fib_lookup(&ip->fib, dst, now);
+    if (r != NULL && (ipif == NULL || r->if_index == ipif->netif->index)) {
+        ipif = find_if(ip, r->if_index);
+        if (!tern_ipv6_addr_is_unspecified(&r->next_hop)) {
+            *next_hop = r->next_hop;
+        }
+    }
+    return ipif;
+}
+
 /* ------------------------------------------------------------ timer */
 
 static void reschedule(tern_ipv6_t *ip)
@@ -118,6 +180,8 @@ static void reschedule(tern_ipv6_t *ip)
     uint64_t next = tern_fib_next_deadline(&ip->fib);
     uint64_t reass = ipv6_reass_next_deadline(ip); /* reass.c */
     next = (reass < next) ? reass : next;
+    uint64_t dest = tern_dcache_next_deadline(&ip->dcache);
+    next = (dest < next) ? dest : next;
     for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
         tern_ipv6_if_t *ipif = &ip->ifs[i];
         if (ipif->netif == NULL) {
@@ -131,6 +195,7 @@ static void reschedule(tern_ipv6_t *ip)
         next = (r < next) ? r : next;
         uint64_t m = ipv6_mld_next_deadline(ipif);
         next = (m < next) ? m : next;
+        next = (ipif->reachable_renew_us < next) ? ipif->reachable_renew_us : next;
     }
     if (next == ip->timer_at) {
         return;
@@ -143,6 +208,27 @@ static void reschedule(tern_ipv6_t *ip)
     }
 }
 
+/* RFC 4861 §6.3.2: ReachableTime uniformly in [0.5, 1.5] x BaseReachableTime. */
+static uint32_t random_reachable_time(tern_ipv6_t *ip, uint32_t base_ms)
+{
+    uint64_t base_us = (uint64_t)base_ms * 1000u;
+    uint64_t reachable = base_us / 2u + (uint64_t)ipv6_random(ip) % (base_us + 1u);
+    return (reachable > UINT32_MAX) ? UINT32_MAX : (uint32_t)reachable;
+}
+
+/* RFC 4861 §6.3.4: "the random component SHOULD be re-computed ... at least
+ * every few hours": every TERN_CONF_IPV6_REACHABLE_RENEW_S from enable, on
+ * the module's clock (so a virtual clock makes it deterministic). */
+static void renew_reachable_time(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, uint64_t now)
+{
+    if (ipif->reachable_renew_us > now) {
+        return;
+    }
+    ipif->nc.reachable_time_us = random_reachable_time(ip, ipif->rd.base_reachable_ms);
+    ipif->reachable_renew_us = now + (uint64_t)TERN_CONF_IPV6_REACHABLE_RENEW_S * 1000000u;
+    ipv6_count(ip, TERN_IPV6_REACHABLE_RENEWED);
+}
+
 static void tick(tern_ipv6_t *ip)
 {
     uint64_t now = ipv6_now(ip);
@@ -153,9 +239,11 @@ static void tick(tern_ipv6_t *ip)
             tern_nc_tick(&ipif->nc, now);
             ipv6_rd_tick(ipif, now);
             ipv6_mld_tick(ipif, now);
+            renew_reachable_time(ip, ipif, now);
         }
     }
     (void)tern_fib_expire(&ip->fib, now);
+    (void)tern_dcache_expire(&ip->dcache, now);
     ipv6_reass_tick(ip, now);
 }
 
@@ -241,15 +329,7 @@ int ipv6_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *s
     tern_ipv6_addr_t next_hop = *dst;
     bool link_scope = tern_ipv6_addr_is_multicast(dst) || tern_ipv6_addr_is_link_local(dst);
     if (!link_scope) {
-        /* RFC 4861 §5.2: next-hop determination by longest prefix match (on the
-         * given interface, if any: a reply to an off-link peer goes via its router). */
-        const tern_fib_route_t *r = tern_fib_lookup(&ip->fib, dst, ipv6_now(ip));
-        if (r != NULL && (ipif == NULL || r->if_index == ipif->netif->index)) {
-            ipif = find_if(ip, r->if_index);
-            if (!tern_ipv6_addr_is_unspecified(&r->next_hop)) {
-                next_hop = r->next_hop;
-            }
-        }
+        ipif = ipv6_route(ip, ipif, dst, &next_hop); /* RFC 4861 §5.2: destination cache, then table */
     }
     tern_ipv6_addr_t source;
     if (ipif == NULL || (src == NULL && choose_source(ipif, dst, &source) < 0)) {
@@ -266,8 +346,9 @@ int ipv6_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *s
         tern_pktbuf_release(pb, payload);
         return -ENOMEM;
     }
-    if (TERN_IPV6_HDR_LEN + len > ipv6_link_mtu(ipif)) {
-        /* RFC 8200 §4.5: too big for the link; frag.c sends the fragments through here. */
+    if (TERN_IPV6_HDR_LEN + len > ipv6_path_mtu(ip, ipif, dst)) {
+        /* RFC 8200 §4.5: too big for the path (RFC 8201 §4: its MTU estimate,
+         * at most the link's); frag.c sends the fragments through here. */
         return ipv6_frag_output(ip, ipif, &source, dst, nh, hop_limit, payload);
     }
     tern_pkt_t *hdr = tern_pktbuf_add(pb, payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
@@ -318,11 +399,12 @@ static void nc_transmit(void *ctx, const tern_nc_entry_t *e, tern_pkt_t *pkt)
 
 static void nc_unreachable(void *ctx, const tern_ipv6_addr_t *addr, tern_pkt_t *pkt)
 {
-    (void)addr;
     tern_ipv6_if_t *ipif = ctx;
-    /* RFC 4861 §7.2.2 asks for ICMPv6 address unreachable here: not yet sent. */
-    ipv6_count(ipif->ip, TERN_IPV6_TX_NO_ROUTE);
-    tern_pktbuf_release(ipv6_pktbuf(ipif->ip), pkt);
+    /* RFC 4861 §7.3.3: a redirect to a neighbor we cannot reach is forgotten,
+     * the next packets go by the table again. */
+    (void)tern_dcache_forget_next_hop(&ipif->ip->dcache, ipif->netif->index, addr);
+    /* §7.2.2: address unreachable for each queued packet (icmpv6_error.c). */
+    ipv6_icmpv6_error_unresolved(ipif->ip, pkt);
 }
 
 static void nc_dropped(void *ctx, tern_pkt_t *pkt)
@@ -379,6 +461,7 @@ static void enable(tern_ipv6_t *ip, tern_netif_t *netif)
     /* RFC 4861 §6.3.2: ReachableTime uniformly in [0.5, 1.5] x BaseReachableTime. */
     uint32_t reachable = BASE_REACHABLE_TIME_US / 2u + ipv6_random(ip) % BASE_REACHABLE_TIME_US;
     tern_nc_init(&ipif->nc, &nc_ops, ipif, reachable, RETRANS_TIMER_US);
+    ipif->reachable_renew_us = ipv6_now(ip) + (uint64_t)TERN_CONF_IPV6_REACHABLE_RENEW_S * 1000000u;
     /* DAD on links with addresses; a link without any (loopback) would hear
      * its own solicitations and find every address duplicate. */
     tern_ipv6_addrs_init(&ipif->addrs, &addrs_ops, ipif, netif->l2addr_len > 0 ? 1u : 0u,
@@ -446,14 +529,7 @@ typedef struct {
     uint16_t frag_offset; /**< ... this offset after the fixed header; nh_field names it */
 } ext_verdict_t;
 
-/*
- * Hop-by-Hop / Destination options (RFC 8200 §4.2): known ones (padding,
- * Router Alert) are skipped; unknown ones act on their two high bits.
- * @p base: offset of the header from the IPv6 header, for the pointer.
- * @return true to go on; false to discard (@p v says whether with an error).
- */
-static bool options_acceptable(const uint8_t *hdr, size_t len, size_t base, bool dst_multicast,
-                               ext_verdict_t *v)
+int ipv6_options_check(const uint8_t *hdr, size_t len, bool dst_multicast, size_t *offset)
 {
     tern_ipv6_opt_iter_t it;
     tern_ipv6_opt_t opt;
@@ -467,12 +543,36 @@ static bool options_acceptable(const uint8_t *hdr, size_t len, size_t base, bool
         if (action == TERN_IPV6_OPT_ACTION_SKIP) {
             continue;
         }
-        v->icmp = action == TERN_IPV6_OPT_ACTION_DISCARD_ICMP ||
-                  (action == TERN_IPV6_OPT_ACTION_DISCARD_ICMP_UNICAST && !dst_multicast);
-        v->pointer = (uint16_t)(base + opt.offset);
-        return false;
+        *offset = opt.offset;
+        bool icmp = action == TERN_IPV6_OPT_ACTION_DISCARD_ICMP ||
+                    (action == TERN_IPV6_OPT_ACTION_DISCARD_ICMP_UNICAST && !dst_multicast);
+        return icmp ? -EPROTO : -EBADMSG;
     }
+    return (r == 0) ? 0 : -EBADMSG;
+}
+
+/*
+ * Hop-by-Hop / Destination options (RFC 8200 §4.2), ipv6_options_check().
+ * @p base: offset of the header from the IPv6 header, for the pointer.
+ * @return true to go on; false to discard (@p v says whether with an error).
+ */
+static bool options_acceptable(const uint8_t *hdr, size_t len, size_t base, bool dst_multicast,
+                               ext_verdict_t *v)
+{
+    size_t offset = 0;
+    int r = ipv6_options_check(hdr, len, dst_multicast, &offset);
+    v->icmp = (r == -EPROTO);
+    v->pointer = (uint16_t)(base + offset);
     return r == 0;
+}
+
+/* RFC 3692 experimental numbers: IANA lists them as extension header types
+ * too (RFC 8200 §4.8 format), but they mean nothing to the stack itself, so
+ * the walk ends there and they go up like any upper-layer protocol: to a raw
+ * socket registered for them (sock_ip.h), else Parameter Problem code 1. */
+static bool is_experimental(uint8_t next_header)
+{
+    return next_header == TERN_IPV6_NH_EXPERIMENT1 || next_header == TERN_IPV6_NH_EXPERIMENT2;
 }
 
 /* Step over the extension headers at the start of @p pkt (RFC 8200 §4). */
@@ -483,9 +583,9 @@ static ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr
     bool dst_multicast = tern_ipv6_addr_is_multicast(&hdr->dst);
     tern_ipv6_ext_walk_t walk;
     tern_ipv6_ext_t ext;
-    int r;
+    int r = 0;
     tern_ipv6_ext_walk_init(&walk, pkt->data, pkt->size, hdr->next_header);
-    while ((r = tern_ipv6_ext_walk_next(&walk, &ext)) > 0) {
+    while (!is_experimental(walk.next_header) && (r = tern_ipv6_ext_walk_next(&walk, &ext)) > 0) {
         const uint8_t *h = (const uint8_t *)pkt->data + ext.offset;
         size_t base = TERN_IPV6_HDR_LEN + ext.offset;
         switch (ext.type) {
@@ -527,7 +627,7 @@ static ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr
         }
         v.nh_field = (uint16_t)base; /* this header's first byte names the next */
     }
-    if (r < 0 || tern_ipv6_is_ext_header(walk.next_header)) {
+    if (r < 0 || (tern_ipv6_is_ext_header(walk.next_header) && !is_experimental(walk.next_header))) {
         return v;
     }
     v.upper = walk.next_header;
@@ -729,6 +829,16 @@ static int get_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
         }
         memcpy(opt->data, ipif->nc.entries, sizeof(tern_ipv6_neighbor_list_t));
         return (int)sizeof(tern_ipv6_neighbor_list_t);
+    case TERN_NETOPT_IPV6_DESTINATIONS: {
+        tern_ipv6_dest_list_t *list = opt->data;
+        if (opt->data_len < sizeof(*list)) {
+            return -EOVERFLOW;
+        }
+        list->now_us = ipv6_now(ip);
+        (void)tern_dcache_expire(&ip->dcache, list->now_us);
+        memcpy(list->entries, ip->dcache.entries, sizeof(list->entries));
+        return (int)sizeof(*list);
+    }
     default:
         return ipv6_rd_get_option(ip, ipif, opt);
     }
@@ -828,6 +938,7 @@ int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack)
         return res;
     }
     tern_fib_init(&ip->fib);
+    tern_dcache_init(&ip->dcache);
     res = tern_stack_add_module(stack, &ip->module);
     if (res < 0) {
         return res;

@@ -53,7 +53,7 @@ void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
  */
 bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg);
 
-/* MLDv2 listener (RFC 3810), mld.c. */
+/* MLDv2 listener with MLDv1 compatibility (RFC 3810, RFC 2710), mld.c. */
 
 /** @p ipif joined (or left) @p group: owe State Change Reports (§6.1). */
 void ipv6_mld_change(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *group, bool join);
@@ -64,12 +64,42 @@ uint64_t ipv6_mld_next_deadline(const tern_ipv6_if_t *ipif);
 /** Send the MLD reports due at @p now_us on @p ipif. */
 void ipv6_mld_tick(tern_ipv6_if_t *ipif, uint64_t now_us);
 
-/** A Multicast Listener Query @p b of @p len bytes arrived (RFC 3810 §5.1, §6.2). */
+/** A Multicast Listener Query @p b of @p len bytes arrived (RFC 3810 §5.1, §6.2, §8.2.1). */
 void ipv6_mld_query_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, const uint8_t *b,
                             size_t len);
 
+/** Another listener's MLDv1 Report @p b of @p len bytes arrived (RFC 2710 §4: suppresses ours). */
+void ipv6_mld_report_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, const uint8_t *b,
+                             size_t len);
+
 /** IPv6 state of the interface with @p if_index, or NULL. */
 tern_ipv6_if_t *ipv6_find_if(tern_ipv6_t *ip, uint16_t if_index);
+
+/** Is @p addr an address (in any state) of one of our interfaces? */
+bool ipv6_is_own_address(tern_ipv6_t *ip, const tern_ipv6_addr_t *addr);
+
+/**
+ * Next-hop determination (RFC 4861 §5.2) for the unicast, not link-local
+ * @p dst: a Redirect's next hop from the destination cache (hosts only,
+ * §8.2/§8.3), else the longest match of the forwarding table. With @p ipif
+ * set, only a route out of @p ipif counts; without one, @p dst is taken as
+ * on-link on @p ipif.
+ * @param[out] next_hop the neighbor to resolve: a router, or @p dst itself
+ * @return the outgoing interface; NULL: no route (only when @p ipif is NULL).
+ */
+tern_ipv6_if_t *ipv6_route(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst,
+                           tern_ipv6_addr_t *next_hop);
+
+/**
+ * Check the options of a Hop-by-Hop or Destination Options header @p hdr of
+ * @p len bytes (RFC 8200 §4.2): padding and Router Alert are known and
+ * skipped, an unknown option acts on its two high bits.
+ * @param[out] offset offset in @p hdr of the option that asks for an error
+ * @return 0 to go on; -EBADMSG to discard silently (malformed, or action
+ *         01, or 11 with a multicast destination); -EPROTO to discard and
+ *         answer with Parameter Problem code 2 pointing at *@p offset.
+ */
+int ipv6_options_check(const uint8_t *hdr, size_t len, bool dst_multicast, size_t *offset);
 
 /**
  * Answer the received packet @p pkt (reception order, as the receive path
@@ -78,6 +108,22 @@ tern_ipv6_if_t *ipv6_find_if(tern_ipv6_t *ip, uint16_t if_index);
  * RFC 4443 §2.4 (suppression rules, size limit, rate limit). Consumes @p pkt.
  */
 void ipv6_icmpv6_error(tern_ipv6_t *ip, tern_pkt_t *pkt, uint8_t type, uint8_t code, uint32_t param);
+
+/**
+ * A packet queued for address resolution that failed (RFC 4861 §7.2.2):
+ * @p pkt in transmission order ([NETIF, IPV6 or the whole forwarded packet,
+ * ...]). Forwarded (the source is not ours): answered with Destination
+ * Unreachable code 3 (RFC 4443 §3.1) under the §2.4 rules, counted as
+ * fwd_addr_unreach; our own: counted as tx_unresolved. Consumes @p pkt.
+ */
+void ipv6_icmpv6_error_unresolved(tern_ipv6_t *ip, tern_pkt_t *pkt);
+
+/**
+ * A Packet Too Big @p b of @p len bytes (checksum verified) arrived on
+ * @p ipif: lower the Path MTU estimate of the destination of the packet it
+ * quotes (RFC 8201 §4, §5.2; RFC 4443 §3.2) when that packet is ours.
+ */
+void ipv6_ptb_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *b, size_t len);
 
 /** Neighbor-cache callback: send an NS for @p e (resolution or probe). */
 void ipv6_ndp_send_ns(void *ctx, const tern_nc_entry_t *e, bool unicast);
@@ -140,9 +186,16 @@ int ipv6_forward_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
 uint16_t ipv6_link_mtu(const tern_ipv6_if_t *ipif);
 
 /**
- * Send @p payload (checksum filled, 40 + its length > link MTU of @p ipif)
- * from @p src to @p dst in fragments (RFC 8200 §4.5), each through
- * ipv6_output(). Ownership of @p payload passes.
+ * Path MTU towards @p dst out of @p ipif for packets we originate: the
+ * destination cache's estimate from a Packet Too Big (RFC 8201 §4) when it
+ * is below the link MTU, else the link MTU.
+ */
+uint16_t ipv6_path_mtu(tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst);
+
+/**
+ * Send @p payload (checksum filled, 40 + its length > the path MTU to
+ * @p dst, ipv6_path_mtu()) from @p src to @p dst in fragments (RFC 8200
+ * §4.5), each through ipv6_output(). Ownership of @p payload passes.
  * @return 0; -EMSGSIZE (MTU too small to fragment); -ENOMEM. Counted.
  */
 int ipv6_frag_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src,

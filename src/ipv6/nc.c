@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * @brief Neighbor cache state machine (RFC 4861 §7.2, §7.3, Appendix C).
+ * @brief Neighbor cache state machine (RFC 4861 §7.2, §7.3, Appendix C; the
+ *        Redirect target of §8.3).
  *
  * Re-entrancy: callbacks may call back into the cache (an unreachable packet
  * makes the owner send an ICMPv6 error, which resolves another neighbor).
@@ -259,6 +260,26 @@ int tern_nc_lladdr_seen(tern_nc_t *nc, const tern_ipv6_addr_t *source, const uin
     }
     if (set_l2addr(e, l2addr, l2_len)) {
         set_state(nc, e, TERN_NC_STALE, now_us);
+    }
+    return 0;
+}
+
+int tern_nc_redirect_received(tern_nc_t *nc, const tern_ipv6_addr_t *target, const uint8_t *l2addr,
+                              size_t l2_len, bool router, uint64_t now_us)
+{
+    if (l2_len > TERN_CONF_L2ADDR_MAX) {
+        return -EINVAL;
+    }
+    if (l2_len > 0) {
+        /* §8.3: "its reachability state MUST be set to STALE as specified in
+         * Section 7.3.3"; same address: "the cache entry's state remains
+         * unchanged"; IsRouter TRUE when the target is a router, a new entry
+         * for an on-link target FALSE: what tern_nc_lladdr_seen() does. */
+        return tern_nc_lladdr_seen(nc, target, l2addr, l2_len, router, now_us);
+    }
+    tern_nc_entry_t *e = tern_nc_lookup(nc, target);
+    if (e != NULL && router) {
+        e->is_router = true; /* §8.3: "the host MUST set IsRouter to TRUE for the target" */
     }
     return 0;
 }

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Shared fixtures: where the tern-node binary is."""
+"""Shared fixtures: the tern-node binary, a namespace with a TAP device, nodes on it, executors."""
 import os
 import pathlib
 
 import pytest
 
-from tapnode import TAP, Node, _ns_counter, run
+from tapnode import EXECUTORS, NODE_MAC, TAP, Node, _ns_counter, run, wait_address
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -17,6 +17,12 @@ def tern_node():
     if not path.is_file():
         pytest.skip(f"tern-node not built at {path} (run ./scripts/test or set TERN_NODE)")
     return path
+
+
+@pytest.fixture(params=EXECUTORS)
+def executor(request):
+    """Each test that takes it runs once per executor (ids [loop], [threaded])."""
+    return request.param
 
 
 @pytest.fixture
@@ -37,6 +43,7 @@ def netns():
 
 @pytest.fixture
 def start_node(tern_node, netns):
+    """start_node(*ARGS): tern-node with ARGS in the namespace; killed afterwards if still running."""
     nodes = []
 
     def start(*args):
@@ -47,3 +54,17 @@ def start_node(tern_node, netns):
     yield start
     for node in nodes:
         node.kill()
+
+
+@pytest.fixture
+def tap_node(start_node, executor):
+    """tap_node(*ARGS, ready=True): tern-node on tap0 with NODE_MAC under the test's executor,
+    with ARGS; with READY, returned once its link-local address is preferred."""
+
+    def start(*args, ready=True):
+        node = start_node("--mac", NODE_MAC, "--tap", TAP, "--executor", executor, *args)
+        if ready:
+            wait_address(node)
+        return node
+
+    return start

@@ -10,17 +10,12 @@ through a Linux bridge inside NODE: br1 enslaves tap1 and veth a1, whose peer b1
 """
 import os
 import re
-import shutil
 
 import pytest
 
-from tapnode import EXECUTORS, Node, _ns_counter, _skip_reason, run
+from tapnode import Node, _ns_counter, needs_ping, needs_tap, ns_run, run
 
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
-
-
-def ns_run(ns, *args, check=True, timeout=20):
-    return run("ip", "netns", "exec", ns, *args, check=check, timeout=timeout)
+pytestmark = needs_tap
 
 
 @pytest.fixture
@@ -81,8 +76,7 @@ def ping(ns, dst, *extra, count=3):
                   check=False, timeout=30)
 
 
-@pytest.mark.skipif(shutil.which("ping") is None, reason="needs ping (iputils-ping)")
-@pytest.mark.parametrize("executor", EXECUTORS)
+@needs_ping
 def test_node_forwards_between_two_links(topology, router, executor):
     node = router(executor)
     assert node.run("ifconfig tap1 add 2001:db8:1::1/64").strip() == ""
@@ -123,4 +117,4 @@ def test_node_forwards_between_two_links(topology, router, executor):
     assert re.search(r"2001:db8:3::/48\s+via 2001:db8:2::100\s+dev tap2\s+static", node.run("nib route"))
     assert node.run("route del 2001:db8:3::/48").strip() == ""
     assert "2001:db8:3::/48" not in node.run("nib route")
-    assert node.finish() == 0, node.proc.stderr.read()
+    node.finish_clean()

@@ -9,40 +9,20 @@
 import re
 import shutil
 import subprocess
-import time
 
 import pytest
 
-from tapnode import EXECUTORS, NODE_MAC, TAP, _skip_reason, run
+from tapnode import NODE_LL, TAP, linux_link_local, needs_ping, needs_tap, ns_run, poll
 
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
-
-NODE_LL = "fe80::5eff:fe00:5301"
+pytestmark = needs_tap
 
 
-def ns_run(ns, *args, check=True):
-    return run("ip", "netns", "exec", ns, *args, check=check)
-
-
-def poll(what, check, timeout):
-    """Call CHECK until it returns a true value; return it, or fail naming WHAT."""
-    end = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.3)
-
-
-@pytest.mark.skipif(shutil.which("ping") is None, reason="needs ping (iputils-ping)")
-@pytest.mark.parametrize("executor", EXECUTORS)
-def test_node_as_router_configures_linux(start_node, netns, executor):
+@needs_ping
+def test_node_as_router_configures_linux(tap_node, netns):
     # Linux as a host that takes RAs (accept_ra=2 even if forwarding were on).
     ns_run(netns, "sysctl", "-qw", f"net.ipv6.conf.{TAP}.forwarding=0")
     ns_run(netns, "sysctl", "-qw", f"net.ipv6.conf.{TAP}.accept_ra=2")
-    node = start_node("--mac", NODE_MAC, "--tap", TAP, "--executor", executor, "--router")
+    node = tap_node("--router", ready=False)
     assert node.run(f"ifconfig {TAP} add 2001:db8:1::1/64").strip() == ""
     assert "router" in node.run(f"ifconfig {TAP}")
 
@@ -68,7 +48,7 @@ def test_node_as_router_configures_linux(start_node, netns, executor):
     assert node.counter("stats ipv6", r"^ipv6\s+ra_sent\s+(\d+)") >= 1
     assert node.counter("stats ipv6", r"^ipv6\s+rs_sent\s+(\d+)") == 0
     assert linux_addr.startswith("2001:db8:1:")
-    assert node.finish() == 0, node.proc.stderr.read()
+    node.finish_clean()
 
 
 RADVD_CONF = """interface tap0 {
@@ -109,9 +89,8 @@ def radvd(netns, tmp_path):
                 proc.wait(timeout=10)
 
 
-@pytest.mark.parametrize("executor", EXECUTORS)
-def test_node_as_host_autoconfigures_from_radvd(start_node, netns, radvd, executor):
-    node = start_node("--mac", NODE_MAC, "--tap", TAP, "--executor", executor)
+def test_node_as_host_autoconfigures_from_radvd(tap_node, netns, radvd):
+    node = tap_node(ready=False)
     slaac = "2001:db8:2::5eff:fe00:5301"
 
     def configured():
@@ -123,8 +102,7 @@ def test_node_as_host_autoconfigures_from_radvd(start_node, netns, radvd, execut
     except AssertionError:
         radvd.terminate()
         raise AssertionError("no autoconf address:\n" + node.run(f"ifconfig {TAP}") + radvd.communicate()[1])
-    linux_ll = re.search(r"inet6 (fe80::[0-9a-f:]+)/64",
-                         ns_run(netns, "ip", "-6", "addr", "show", "dev", TAP, "scope", "link").stdout).group(1)
+    linux_ll = linux_link_local(netns)
     routes = node.run("nib route")
     assert re.search(rf"^::/0\s+via {re.escape(linux_ll)}\s+dev {TAP}\s+ra\s+expires \d+s", routes, re.M), routes
     prefixes = node.run("nib prefix")
@@ -135,4 +113,4 @@ def test_node_as_host_autoconfigures_from_radvd(start_node, netns, radvd, execut
     ns_run(netns, "ip", "-6", "addr", "add", "2001:db8:2::1/64", "dev", TAP, "nodad")
     result = ns_run(netns, "ping", "-6", "-n", "-c", "2", "-i", "0.2", "-W", "2", slaac, check=False)
     assert " 2 received" in result.stdout, result.stdout + result.stderr
-    assert node.finish() == 0, node.proc.stderr.read()
+    node.finish_clean()

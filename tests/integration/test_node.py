@@ -3,11 +3,8 @@
 import re
 import subprocess
 
-import pytest
 
 from conftest import ROOT
-
-EXECUTORS = ["loop", "threaded"]
 
 
 def run_node(binary, lines, *args, timeout=30):
@@ -22,15 +19,14 @@ def run_node(binary, lines, *args, timeout=30):
     )
 
 
-@pytest.mark.parametrize("executor", EXECUTORS)
 def test_help_lists_every_command_and_exits_at_end_of_input(tern_node, executor):
     proc = run_node(tern_node, ["help"], "--executor", executor)
     assert proc.returncode == 0, proc.stderr
-    for command in ["help", "ifconfig", "pktbuf", "stats", "trace", "txtsnd"]:
+    for command in ["help", "ifconfig", "nib", "pcap", "ping", "pktbuf", "route", "stats", "trace", "txtsnd",
+                    "udp"]:
         assert re.search(rf"^{command}\s", proc.stdout, re.M), proc.stdout
 
 
-@pytest.mark.parametrize("executor", EXECUTORS)
 def test_loopback_frame_is_counted_traced_and_released(tern_node, executor):
     proc = run_node(
         tern_node,
@@ -77,6 +73,20 @@ def test_overlong_line_is_refused(tern_node):
     assert proc.returncode == 0
     assert "line too long" in proc.stdout
     assert "used 0 B" in proc.stdout
+
+
+def test_pktbuf_default_fits_big_datagrams_and_option_sets_it(tern_node):
+    """Without --pktbuf the node has 32 KiB (an 8000-byte datagram in reassembly or in fragments,
+    with the frames behind it); --pktbuf sets 256..262144 bytes."""
+    proc = run_node(tern_node, ["pktbuf"])
+    assert re.search(r"^pktbuf: size 32768 B, used 0 B", proc.stdout, re.M), proc.stdout
+    proc = run_node(tern_node, ["pktbuf"], "--pktbuf", "4096")
+    assert re.search(r"^pktbuf: size 4096 B, used 0 B", proc.stdout, re.M), proc.stdout
+    for bad in ("255", "262145", "4k", ""):
+        proc = run_node(tern_node, [], "--pktbuf", bad)
+        assert proc.returncode == 2 and f"bad --pktbuf '{bad}'" in proc.stderr, proc.stderr
+    proc = run_node(tern_node, [], "--help")
+    assert "default 32768" in proc.stdout, proc.stdout
 
 
 def test_bad_options(tern_node):

@@ -8,17 +8,14 @@ Linux-side frames are seen and sent with AF_PACKET sockets by a small helper run
 namespace. Nothing is sent outside the namespaces created here.
 """
 import re
-import shutil
 import struct
 import subprocess
 import sys
 import time
 
-import pytest
+from tapnode import NODE_MAC, TAP, linux_mac, needs_tap, run, tshark
 
-from tapnode import EXECUTORS, NODE_MAC, TAP, _skip_reason, run
-
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+pytestmark = needs_tap
 
 # Runs inside the namespace. "sniff IF ETHERTYPE SRC SECONDS": print the first frame of that
 # EtherType from SRC that arrives on IF (not one Linux sends), as hex. "send IF HEX...": send
@@ -61,10 +58,6 @@ def helper(ns, *args, timeout=15):
     )
 
 
-def linux_mac(ns):
-    return run("ip", "netns", "exec", ns, "cat", f"/sys/class/net/{TAP}/address").stdout.strip()
-
-
 def mac_bytes(mac):
     return bytes.fromhex(mac.replace(":", ""))
 
@@ -84,7 +77,6 @@ def send_frames(ns, *frames):
     return float(out.split()[1])
 
 
-@pytest.mark.parametrize("executor", EXECUTORS)
 def test_broadcast_from_node_reaches_linux(start_node, netns, executor):
     node = start_node("--tap", TAP, "--executor", executor)
     out = node.run(f"ifconfig {TAP}")
@@ -107,12 +99,11 @@ def test_broadcast_from_node_reaches_linux(start_node, netns, executor):
 
     # The broadcast, and IPv6's own frames (DAD) besides.
     assert node.counter(f"ifconfig {TAP}", r"TX packets (\d+)") >= 1
-    assert node.finish() == 0, node.proc.stderr.read()
+    node.finish_clean()
 
 
-@pytest.mark.parametrize("executor", EXECUTORS)
-def test_frames_from_linux_are_filtered_and_counted(start_node, netns, executor):
-    node = start_node("--mac", NODE_MAC, "--tap", TAP, "--executor", executor)
+def test_frames_from_linux_are_filtered_and_counted(tap_node, netns):
+    node = tap_node(ready=False)
     assert f"L2 address: {NODE_MAC}" in node.run(f"ifconfig {TAP}")
     src = linux_mac(netns)
     send_frames(
@@ -131,7 +122,7 @@ def test_frames_from_linux_are_filtered_and_counted(start_node, netns, executor)
     assert node.counter(f"stats {TAP}", r"rx_not_for_us\s+(\d+)") >= 2
     assert node.counter(f"stats {TAP}", r"rx_unknown_proto\s+(\d+)") == 1
     assert node.counter(f"stats {TAP}", r"rx_errors\s+(\d+)") == 0
-    assert node.finish() == 0, node.proc.stderr.read()
+    node.finish_clean()
 
 
 def _pcap_records(data):
@@ -147,10 +138,9 @@ def _pcap_records(data):
     return records
 
 
-@pytest.mark.parametrize("executor", EXECUTORS)
-def test_pcap_capture_decodes_and_frames_are_served_while_waiting(start_node, netns, executor, tmp_path):
+def test_pcap_capture_decodes_and_frames_are_served_while_waiting(tap_node, netns, tmp_path):
     capture = tmp_path / "tap0.pcap"
-    node = start_node("--mac", NODE_MAC, "--tap", TAP, "--executor", executor)
+    node = tap_node(ready=False)
     assert "pcap: capturing" in node.run(f"pcap {TAP} {capture}")
     node.send(f"txtsnd {TAP} bcast hello")
     marker = b"tern-marker"
@@ -159,7 +149,7 @@ def test_pcap_capture_decodes_and_frames_are_served_while_waiting(start_node, ne
     # next command.
     time.sleep(1.0)
     assert "pcap: tap0 stopped" in node.run("pcap stop")
-    assert node.finish() == 0, node.proc.stderr.read()
+    node.finish_clean()
 
     records = _pcap_records(capture.read_bytes())
     tx = [r for r in records if r[1][12:14] == b"\x88\xb5" and r[1][14:19] == b"hello"]
@@ -168,12 +158,9 @@ def test_pcap_capture_decodes_and_frames_are_served_while_waiting(start_node, ne
     assert len(rx) == 1
     assert abs(rx[0][0] - sent_at) < 0.5, (rx[0][0], sent_at)
 
-    tshark = shutil.which("tshark")
-    if tshark is None:
-        pytest.skip("tshark not installed (scripts/deps.sh test installs it): decode check skipped")
-    proc = run(tshark, "-r", str(capture), "-Y", "_ws.malformed || _ws.expert.severity >= error")
-    assert proc.stdout.strip() == "", proc.stdout
-    summary = run(tshark, "-r", str(capture)).stdout
+    bad = tshark(capture, "-Y", "_ws.malformed || _ws.expert.severity >= error")
+    assert bad.strip() == "", bad
+    summary = tshark(capture)
     assert "Local Experimental Ethertype" in summary or "0x88b5" in summary, summary
     assert "IPv6" in summary or "ICMPv6" in summary, summary
 

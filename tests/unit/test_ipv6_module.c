@@ -459,6 +459,242 @@ static void test_ipv6_icmp_error__rate_limited(void **state)
     assert_int_equal(counter(TERN_IPV6_ICMP_ERRORS_OUT), TERN_CONF_ICMPV6_ERROR_BURST + 1);
 }
 
+/* ------------------------------------------------------------ the node as a router on its one link */
+
+static const char *const ROUTER_ADDR = "2001:db8:1::1";
+static const char *const HOST = "2001:db8:1::100";
+static const char *const FAR = "2001:db8:9::5";
+
+/* Router mode, 2001:db8:1::1/64, 2001:db8:9::/64 via fe80::2 (on the same link),
+ * HOST known from its solicitation; fe80::2 known too when @p next_hop_known. */
+static void router_on_one_link(bool next_hop_known)
+{
+    settle();
+    assert_int_equal(tern_ipv6_set_router(&ip, true), 0);
+    tern_ipv6_addr_config_t cfg = { .addr = A(ROUTER_ADDR), .prefix_len = 64 };
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_ADD, netif.index, &cfg, sizeof(cfg)),
+                     (int)sizeof(cfg));
+    tern_ipv6_route_config_t route = { .prefix = A("2001:db8:9::"), .next_hop = A("fe80::2"), .prefix_len = 64 };
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ROUTE_ADD, netif.index, &route, sizeof(route)),
+                     (int)sizeof(route));
+    run_for(1100 * MS); /* DAD */
+    uint8_t pkt[128];
+    receive(pkt, build_ns(pkt, HOST, "ff02::1:ff00:1", ROUTER_ADDR, 255));
+    if (next_hop_known) {
+        receive(pkt, build_ns(pkt, "fe80::2", "ff02::1:ff00:5301", NODE_LL, 255));
+    }
+    nsent = 0;
+}
+
+/* Indices of the frames of ICMPv6 @p type sent, into @p idx (at most @p max). @return how many. */
+static unsigned frames_of_type(uint8_t type, unsigned *idx, unsigned max)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < nsent; i++) {
+        tern_ipv6_repr_t h;
+        if (tern_ipv6_parse(&h, sent[i], sent_len[i]) == 40 && h.next_header == 58 && sent[i][40] == type &&
+            n < max) {
+            (void)sent_icmp(i, &h); /* checksum */
+            idx[n++] = i;
+        }
+    }
+    return n;
+}
+
+/* Frame @p i is an ICMPv6 error @p type/@p code/@p param from the router to HOST quoting @p quoted. */
+static void expect_error_to_host(unsigned i, uint8_t type, uint8_t code, uint32_t param, const uint8_t *quoted,
+                                 size_t quoted_len)
+{
+    tern_ipv6_repr_t h;
+    assert_int_equal(sent_icmp(i, &h), type);
+    tern_ipv6_addr_t host = A(HOST), router = A(ROUTER_ADDR);
+    assert_true(tern_ipv6_addr_equal(&h.dst, &host));
+    assert_true(tern_ipv6_addr_equal(&h.src, &router));
+    tern_icmpv6_error_repr_t e;
+    assert_true(tern_icmpv6_error_parse(&e, sent[i] + 40, sent_len[i] - 40) > 0);
+    assert_int_equal(e.code, code);
+    assert_int_equal(e.param, param);
+    assert_int_equal(e.invoking_len, quoted_len);
+    assert_memory_equal(e.invoking, quoted, quoted_len);
+}
+
+static void test_ipv6_unreachable__forwarded_packets_answered_with_code_3(void **state)
+{
+    (void)state;
+    router_on_one_link(false);
+    uint8_t pkt[2][128];
+    size_t len[2];
+    for (unsigned k = 0; k < 2; k++) {
+        len[k] = build_echo(pkt[k], HOST, FAR, (uint16_t)(k + 1u));
+        receive(pkt[k], len[k]);
+        pkt[k][7] = 63; /* what waits in the neighbor cache: hop limit already decremented */
+    }
+    assert_int_equal(counter(TERN_IPV6_FWD_PACKETS), 2);
+    unsigned idx[8];
+    assert_int_equal(frames_of_type(TERN_ICMPV6_DST_UNREACH, idx, 8), 0);
+    /* RFC 4861 §7.2.2: three solicitations for fe80::2, then each queued packet gets
+     * Destination Unreachable code 3 (RFC 4443 §3.1), quoting it. */
+    run_for(3 * SEC);
+    assert_int_equal(frames_of_type(TERN_ICMPV6_NEIGHBOR_SOLICIT, idx, 8), 3);
+    assert_int_equal(frames_of_type(TERN_ICMPV6_DST_UNREACH, idx, 8), 2);
+    expect_error_to_host(idx[0], TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_ADDR, 0, pkt[0], len[0]);
+    expect_error_to_host(idx[1], TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_ADDR, 0, pkt[1], len[1]);
+    assert_int_equal(counter(TERN_IPV6_FWD_ADDR_UNREACH), 2);
+    assert_int_equal(counter(TERN_IPV6_TX_UNRESOLVED), 0);
+    assert_int_equal(counter(TERN_IPV6_ICMP_ERRORS_OUT), 2);
+}
+
+static void test_ipv6_unreachable__errors_rate_limited(void **state)
+{
+    (void)state;
+    router_on_one_link(false);
+    uint8_t pkt[128];
+    receive(pkt, build_echo(pkt, HOST, FAR, 1));
+    receive(pkt, build_echo(pkt, HOST, FAR, 2));
+    run_for(3 * SEC - 2 * MS);
+    /* The error token bucket (RFC 4443 §2.4 (f)) is empty when resolution fails 2 ms later
+     * (set by hand: less than one token refills in 2 ms at TERN_CONF_ICMPV6_ERROR_RATE). */
+    ip.icmp_error_tokens = 0;
+    ip.icmp_error_refill_us = clock_v.now;
+    nsent = 0;
+    run_for(4 * MS);
+    unsigned idx[8];
+    assert_int_equal(counter(TERN_IPV6_FWD_ADDR_UNREACH), 2);
+    assert_int_equal(counter(TERN_IPV6_ICMP_RATE_LIMITED), 2);
+    assert_int_equal(frames_of_type(TERN_ICMPV6_DST_UNREACH, idx, 8), 0);
+    /* Once tokens are back, the next failure is answered. */
+    run_for(SEC);
+    receive(pkt, build_echo(pkt, HOST, FAR, 3));
+    run_for(3 * SEC);
+    assert_int_equal(frames_of_type(TERN_ICMPV6_DST_UNREACH, idx, 8), 1);
+    assert_int_equal(counter(TERN_IPV6_FWD_ADDR_UNREACH), 3);
+}
+
+static void test_ipv6_unreachable__own_packet_counted_without_error(void **state)
+{
+    (void)state;
+    settle();
+    uint8_t pkt[128];
+    /* An echo from a neighbor we never heard from otherwise: the reply waits for resolution. */
+    receive(pkt, build_echo(pkt, "fe80::99", NODE_LL, 1));
+    run_for(3 * SEC);
+    unsigned idx[8];
+    assert_int_equal(frames_of_type(TERN_ICMPV6_NEIGHBOR_SOLICIT, idx, 8), 3);
+    assert_int_equal(frames_of_type(TERN_ICMPV6_ECHO_REPLY, idx, 8), 0);
+    /* Our own packet: counted, no ICMPv6 error to ourselves (ping sees a timeout). */
+    assert_int_equal(counter(TERN_IPV6_TX_UNRESOLVED), 1);
+    assert_int_equal(frames_of_type(TERN_ICMPV6_DST_UNREACH, idx, 8), 0);
+    assert_int_equal(counter(TERN_IPV6_ICMP_ERRORS_OUT), 0);
+    assert_int_equal(counter(TERN_IPV6_FWD_ADDR_UNREACH), 0);
+}
+
+static tern_ipv6_link_params_t link_params(void)
+{
+    tern_ipv6_link_params_t p;
+    assert_int_equal(tern_netapi_get(&ip.module, TERN_NETOPT_IPV6_LINK_PARAMS, netif.index, &p, sizeof(p)),
+                     (int)sizeof(p));
+    return p;
+}
+
+static void test_ipv6_reachable_time__rerandomised_every_renew_period(void **state)
+{
+    (void)state;
+    const uint64_t period = (uint64_t)TERN_CONF_IPV6_REACHABLE_RENEW_S * SEC;
+    uint32_t seen[5];
+    seen[0] = link_params().reachable_time_us;
+    /* The interface was enabled at time 0: the first renewal is due at one period. */
+    run_for(period - clock_v.now - 1u);
+    assert_int_equal(counter(TERN_IPV6_REACHABLE_RENEWED), 0);
+    assert_int_equal(link_params().reachable_time_us, seen[0]);
+    run_for(1);
+    assert_int_equal(counter(TERN_IPV6_REACHABLE_RENEWED), 1);
+    /* RFC 4861 §6.3.2: uniformly in [0.5, 1.5] x BaseReachableTime (30 s). */
+    for (unsigned k = 1; k < 5; k++) {
+        seen[k] = link_params().reachable_time_us;
+        assert_true(seen[k] >= 15u * SEC && seen[k] <= 45u * SEC);
+        assert_int_equal(counter(TERN_IPV6_REACHABLE_RENEWED), k);
+        run_for(period);
+    }
+    bool changed = false;
+    for (unsigned k = 1; k < 5; k++) {
+        changed = changed || seen[k] != seen[0];
+    }
+    assert_true(changed);
+    /* A Router Advertisement's BaseReachableTime (10 s) is used from then on. */
+    uint8_t opt[8];
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = PEER_MAC, .addr_len = 6 };
+    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
+    tern_ndp_ra_repr_t ra = { .router_lifetime = 0, .reachable_time = 10000, .options = opt,
+                              .options_len = (size_t)olen };
+    uint8_t msg[64];
+    int n = tern_ndp_ra_emit(&ra, msg, sizeof(msg));
+    uint8_t pkt[128];
+    receive(pkt, build_icmp(pkt, PEER_LL, "ff02::1", 255, msg, (size_t)n));
+    assert_int_equal(link_params().base_reachable_ms, 10000);
+    run_for(period);
+    assert_int_equal(counter(TERN_IPV6_REACHABLE_RENEWED), 6);
+    uint32_t r = link_params().reachable_time_us;
+    assert_true(r >= 5u * SEC && r <= 15u * SEC);
+}
+
+/* An echo request from HOST to FAR behind a Hop-by-Hop header of 8 bytes @p hbh. */
+static size_t build_forwarded_with_hbh(uint8_t *out, const uint8_t hbh[8])
+{
+    uint8_t inner[128];
+    size_t ilen = build_echo(inner, HOST, FAR, 1);
+    memcpy(out, inner, 40);
+    memcpy(out + 40, hbh, 8);
+    memcpy(out + 48, inner + 40, ilen - 40);
+    out[6] = 0; /* next header: Hop-by-Hop */
+    uint16_t plen = (uint16_t)(ilen - 40 + 8);
+    out[4] = (uint8_t)(plen >> 8);
+    out[5] = (uint8_t)plen;
+    return ilen + 8;
+}
+
+static void test_ipv6_forward__hop_by_hop_options_processed(void **state)
+{
+    (void)state;
+    router_on_one_link(true);
+    uint8_t pkt[200];
+    unsigned idx[8];
+    /* Router Alert and an unknown option of action 00 (skip): forwarded as they are. */
+    static const uint8_t skip[8] = { 58, 0, 0x05, 2, 0, 0, 0x1e, 0 };
+    size_t len = build_forwarded_with_hbh(pkt, skip);
+    receive(pkt, len);
+    assert_int_equal(counter(TERN_IPV6_FWD_PACKETS), 1);
+    assert_int_equal(frames_of_type(TERN_ICMPV6_ECHO_REQUEST, idx, 8), 0); /* next header is HBH, not 58 */
+    assert_int_equal(nsent, 1);
+    assert_int_equal(sent_len[0], len);
+    pkt[7] = 63;
+    assert_memory_equal(sent[0], pkt, len);
+    /* Action 01: discarded silently. */
+    nsent = 0;
+    static const uint8_t discard[8] = { 58, 0, 0x5e, 4, 0, 0, 0, 0 };
+    receive(pkt, build_forwarded_with_hbh(pkt, discard));
+    assert_int_equal(nsent, 0);
+    assert_int_equal(counter(TERN_IPV6_FWD_HBH_DROPPED), 1);
+    /* Action 10 and 11 (unicast destination): Parameter Problem code 2 at the option (40 + 2). */
+    static const uint8_t icmp10[8] = { 58, 0, 0x9e, 4, 0, 0, 0, 0 };
+    static const uint8_t icmp11[8] = { 58, 0, 0xde, 4, 0, 0, 0, 0 };
+    const uint8_t *const asks[2] = { icmp10, icmp11 };
+    for (unsigned k = 0; k < 2; k++) {
+        nsent = 0;
+        len = build_forwarded_with_hbh(pkt, asks[k]);
+        receive(pkt, len);
+        assert_int_equal(nsent, 1);
+        expect_error_to_host(0, TERN_ICMPV6_PARAM_PROBLEM, TERN_ICMPV6_PARAM_PROBLEM_OPTION, 42, pkt, len);
+    }
+    assert_int_equal(counter(TERN_IPV6_FWD_HBH_DROPPED), 3);
+    /* A malformed header (an option running past its end): discarded silently. */
+    nsent = 0;
+    static const uint8_t overrun[8] = { 58, 0, 0x1e, 9, 0, 0, 0, 0 };
+    receive(pkt, build_forwarded_with_hbh(pkt, overrun));
+    assert_int_equal(nsent, 0);
+    assert_int_equal(counter(TERN_IPV6_FWD_HBH_DROPPED), 4);
+    assert_int_equal(counter(TERN_IPV6_FWD_PACKETS), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +714,11 @@ int main(void)
         T(test_ipv6_icmp_error__option_actions_and_multicast),
         T(test_ipv6_icmp_error__never_about_an_error_nor_multicast),
         T(test_ipv6_icmp_error__rate_limited),
+        T(test_ipv6_unreachable__forwarded_packets_answered_with_code_3),
+        T(test_ipv6_unreachable__errors_rate_limited),
+        T(test_ipv6_unreachable__own_packet_counted_without_error),
+        T(test_ipv6_reachable_time__rerandomised_every_renew_period),
+        T(test_ipv6_forward__hop_by_hop_options_processed),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -404,6 +404,62 @@ static void test_tern_nc_remove__returns_queued_packets(void **state)
     assert_int_equal(unreachable_count, 1);
 }
 
+static void test_tern_nc_redirect_received__router_target_with_tlla(void **state)
+{
+    (void)state;
+    /* §8.3: a new entry is STALE with the option's address; a router target gets IsRouter. */
+    tern_ipv6_addr_t a = addr(20);
+    assert_int_equal(tern_nc_redirect_received(&nc, &a, mac_a, 6, true, 0), 0);
+    assert_int_equal(state_of(20), TERN_NC_STALE);
+    assert_true(tern_nc_lookup(&nc, &a)->is_router);
+    assert_memory_equal(tern_nc_lookup(&nc, &a)->l2addr, mac_a, 6);
+    /* Same address again: the state stays (here REACHABLE). */
+    make_reachable(21, 1);
+    tern_ipv6_addr_t b = addr(21);
+    assert_false(tern_nc_lookup(&nc, &b)->is_router);
+    assert_int_equal(tern_nc_redirect_received(&nc, &b, mac_a, 6, true, 2), 0);
+    assert_int_equal(state_of(21), TERN_NC_REACHABLE);
+    assert_true(tern_nc_lookup(&nc, &b)->is_router);
+    /* A different address: STALE with it. */
+    assert_int_equal(tern_nc_redirect_received(&nc, &b, mac_b, 6, true, 3), 0);
+    assert_int_equal(state_of(21), TERN_NC_STALE);
+    assert_memory_equal(tern_nc_lookup(&nc, &b)->l2addr, mac_b, 6);
+    assert_int_equal(tern_nc_redirect_received(&nc, &b, mac_b, TERN_CONF_L2ADDR_MAX + 1u, true, 4), -EINVAL);
+}
+
+static void test_tern_nc_redirect_received__on_link_target_and_no_option(void **state)
+{
+    (void)state;
+    /* §8.3: target == destination: a new entry is not a router, an existing one keeps its flag. */
+    tern_ipv6_addr_t a = addr(22);
+    assert_int_equal(tern_nc_redirect_received(&nc, &a, mac_a, 6, false, 0), 0);
+    assert_false(tern_nc_lookup(&nc, &a)->is_router);
+    tern_ipv6_addr_t r = addr(23);
+    assert_int_equal(tern_nc_lladdr_seen(&nc, &r, mac_b, 6, true, 0), 0); /* known as a router from an RA */
+    assert_int_equal(tern_nc_redirect_received(&nc, &r, mac_b, 6, false, 1), 0);
+    assert_true(tern_nc_lookup(&nc, &r)->is_router);
+    /* Without the option: no entry is made, an existing one is marked a router. */
+    tern_ipv6_addr_t c = addr(24);
+    assert_int_equal(tern_nc_redirect_received(&nc, &c, NULL, 0, true, 2), 0);
+    assert_null(tern_nc_lookup(&nc, &c));
+    assert_false(tern_nc_lookup(&nc, &a)->is_router);
+    assert_int_equal(tern_nc_redirect_received(&nc, &a, NULL, 0, true, 3), 0);
+    assert_true(tern_nc_lookup(&nc, &a)->is_router);
+    assert_int_equal(state_of(22), TERN_NC_STALE);
+}
+
+static void test_tern_nc_redirect_received__incomplete_target_sends_queue(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t a = addr(25);
+    assert_int_equal(tern_nc_send(&nc, &a, packet(), 0), 0);
+    assert_int_equal(tern_nc_redirect_received(&nc, &a, mac_b, 6, true, 10), 0);
+    assert_int_equal(transmitted, 1);
+    assert_memory_equal(last_l2, mac_b, 6);
+    assert_int_equal(state_of(25), TERN_NC_DELAY); /* STALE, then a packet went (§7.3.3) */
+    assert_true(tern_nc_lookup(&nc, &a)->is_router);
+}
+
 static void test_tern_nc_state_name__all(void **state)
 {
     (void)state;
@@ -435,6 +491,9 @@ int main(void)
         T(test_tern_nc_send__evicted_incomplete_reports_its_packets),
         T(test_tern_nc_tick__reentrant_send_from_unreachable),
         T(test_tern_nc_remove__returns_queued_packets),
+        T(test_tern_nc_redirect_received__router_target_with_tlla),
+        T(test_tern_nc_redirect_received__on_link_target_and_no_option),
+        T(test_tern_nc_redirect_received__incomplete_target_sends_queue),
         T(test_tern_nc_state_name__all),
 #undef T
     };

@@ -4,7 +4,8 @@
  * @brief The ping client end to end through the IPv6 module and the test
  *        device, under virtual time: requests (sequence, identifier,
  *        checksum), replies matched and timed, duplicates, loss, timeouts,
- *        errors about our requests, replies nobody asked for.
+ *        errors about our requests, replies nobody asked for, size sweeps,
+ *        adaptive pacing, replies whose data is not the request's.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -336,6 +337,144 @@ static void test_ping_receive__error_about_our_request(void **state)
     assert_int_equal(s.received, 0);
 }
 
+static void test_ping_start__sweep_config_checked(void **state)
+{
+    (void)state;
+    tern_ping_config_t cfg = config(2, 3);
+    cfg.sweep_incr = 2;
+    cfg.sweep_max = 8; /* sizes 3, 5, 7: the last step stops below the maximum */
+    assert_int_equal(tern_ping_requests(&cfg), 6);
+    cfg.sweep_max = 2; /* below the first size */
+    assert_int_equal(tern_ping_requests(&cfg), 0);
+    assert_int_equal(tern_ping_start(&ping, &cfg, NULL, NULL), -EINVAL);
+    cfg.sweep_max = 65528; /* beyond one IPv6 payload */
+    assert_int_equal(tern_ping_start(&ping, &cfg, NULL, NULL), -EINVAL);
+    cfg = config(2, 0);
+    cfg.sweep_incr = 1;
+    cfg.sweep_max = 32767; /* 2 x 32768 requests: more than 16-bit sequence numbers count */
+    assert_int_equal(tern_ping_requests(&cfg), 65536);
+    assert_int_equal(tern_ping_start(&ping, &cfg, NULL, NULL), -EINVAL);
+    cfg.sweep_incr = 0; /* no sweep: sweep_max is ignored */
+    assert_int_equal(tern_ping_requests(&cfg), 2);
+    assert_false(tern_ping_running(&ping));
+}
+
+static void test_ping_run__sweep_sizes_follow_sequence(void **state)
+{
+    (void)state;
+    tern_ping_config_t cfg = config(2, 3);
+    cfg.sweep_incr = 2;
+    cfg.sweep_max = 7;
+    cfg.interval_us = 10 * MS;
+    cfg.wait_us = 10 * MS;
+    assert_int_equal(tern_ping_start(&ping, &cfg, on_reply, &ping), 0);
+    assert_int_equal(tern_ping_wait(&ping), 0);
+    static const uint16_t sizes[] = { 3, 3, 5, 5, 7, 7 };
+    assert_int_equal(nsent, 6);
+    for (unsigned i = 0; i < nsent; i++) {
+        tern_icmpv6_echo_repr_t e = sent_echo(i);
+        assert_int_equal(e.sequence, i + 1);
+        assert_int_equal(e.data_len, sizes[i]);
+        for (size_t k = 0; k < e.data_len; k++) {
+            assert_int_equal(e.data[k], (uint8_t)k);
+        }
+    }
+    /* Answers are checked against the size of their own request. */
+    uint8_t pkt[256];
+    assert_int_equal(tern_ping_start(&ping, &cfg, on_reply, &ping), 0);
+    nsent = 0;
+    run_for(1);
+    run_for(10 * MS);
+    run_for(10 * MS); /* requests 1..3 out */
+    assert_int_equal(nsent, 3);
+    receive(pkt, build_reply(pkt, 2, 64));
+    assert_int_equal(nreplies, 1);
+    assert_int_equal(replies[0].sequence, 3);
+    assert_int_equal(replies[0].size, 8 + 5);
+    assert_int_equal(replies[0].data_sent, 5);
+    assert_false(replies[0].data_wrong);
+    assert_int_equal(tern_ping_wait(&ping), 0);
+    tern_ping_stats_t s;
+    tern_ping_get_stats(&ping, &s);
+    assert_int_equal(s.transmitted, 6);
+    assert_int_equal(s.received, 1);
+    assert_int_equal(s.corrupted, 0);
+}
+
+static void test_ping_run__adaptive_sends_next_once_answered(void **state)
+{
+    (void)state;
+    tern_ping_config_t cfg = config(3, 8);
+    cfg.adaptive = true;
+    cfg.interval_us = 1 * SEC;
+    cfg.wait_us = 500 * MS;
+    assert_int_equal(tern_ping_start(&ping, &cfg, on_reply, &ping), 0);
+    uint8_t pkt[256];
+    run_for(1);
+    assert_int_equal(nsent, 1);
+    run_for(10 * MS);
+    receive(pkt, build_reply(pkt, 0, 64));
+    /* Answered: the next goes at once, not a second after the first. */
+    assert_int_equal(nsent, 2);
+    assert_int_equal(sent_echo(1).sequence, 2);
+    /* Unanswered: the interval is the longest wait for it. */
+    run_for(1 * SEC - 10 * MS);
+    assert_int_equal(nsent, 2);
+    run_for(20 * MS);
+    assert_int_equal(nsent, 3);
+    receive(pkt, build_reply(pkt, 2, 64));
+    /* Request 2 may still be answered: the run waits -W after the last request. */
+    assert_true(tern_ping_running(&ping));
+    run_for(500 * MS);
+    assert_false(tern_ping_running(&ping));
+    run_for(2 * SEC);
+    assert_int_equal(nsent, 3); /* no timer sends a fourth */
+    tern_ping_stats_t s;
+    tern_ping_get_stats(&ping, &s);
+    assert_int_equal(s.transmitted, 3);
+    assert_int_equal(s.received, 2);
+}
+
+static void test_ping_receive__wrong_data_reported_and_counted(void **state)
+{
+    (void)state;
+    tern_ping_config_t cfg = config(2, 16);
+    cfg.interval_us = 10 * MS;
+    assert_int_equal(tern_ping_start(&ping, &cfg, on_reply, &ping), 0);
+    run_for(1);
+    run_for(10 * MS);
+    assert_int_equal(nsent, 2);
+    tern_ipv6_addr_t from = A(PEER_LL), to = A(NODE_LL);
+    /* Reply 1 with data byte #5 changed. */
+    uint8_t pkt[256];
+    size_t len = build_reply(pkt, 0, 64);
+    pkt[40 + 8 + 5] = 0xAA;
+    assert_int_equal(tern_icmpv6_checksum_fill(pkt + 40, len - 40, &from, &to), 0);
+    receive(pkt, len);
+    assert_int_equal(nreplies, 1);
+    assert_true(replies[0].data_wrong);
+    assert_int_equal(replies[0].wrong_at, 5);
+    assert_int_equal(replies[0].wrong_expected, 5);
+    assert_int_equal(replies[0].wrong_got, 0xAA);
+    /* Reply 2 with 4 data bytes missing (the payload length says so). */
+    len = build_reply(pkt, 1, 64) - 4;
+    pkt[4] = 0;
+    pkt[5] = (uint8_t)(len - 40);
+    assert_int_equal(tern_icmpv6_checksum_fill(pkt + 40, len - 40, &from, &to), 0);
+    receive(pkt, len);
+    assert_int_equal(nreplies, 2);
+    assert_true(replies[1].data_wrong);
+    assert_int_equal(replies[1].size, 8 + 12);
+    assert_int_equal(replies[1].data_sent, 16);
+    assert_int_equal(replies[1].wrong_at, 12);
+    /* Both count as received (as iputils counts them) and as corrupted. */
+    assert_false(tern_ping_running(&ping));
+    tern_ping_stats_t s;
+    tern_ping_get_stats(&ping, &s);
+    assert_int_equal(s.received, 2);
+    assert_int_equal(s.corrupted, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -345,6 +484,10 @@ int main(void)
         T(test_ping_run__timeouts_counted_as_loss),
         T(test_ping_receive__duplicates_and_unknown_sequences),
         T(test_ping_receive__error_about_our_request),
+        T(test_ping_start__sweep_config_checked),
+        T(test_ping_run__sweep_sizes_follow_sequence),
+        T(test_ping_run__adaptive_sends_next_once_answered),
+        T(test_ping_receive__wrong_data_reported_and_counted),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,9 @@
  *   so that octet was fixed to 1 by hand and the checksum recomputed);
  * - an MLDv2 general query (10 s, QRV 2, QQIC 125) and a
  *   group-and-source-specific query with float-encoded codes;
- * - MLDv1 query, report and done.
+ * - MLDv1 query, report and done;
+ * - an MLDv1 multicast-address-specific query (RFC 2710 §3.6: sent to the
+ *   group it names) with a Maximum Response Delay of 1000 ms.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -87,6 +89,12 @@ static const uint8_t source_query_v2[] = {
 static const uint8_t general_query_v1[] = {
     0x82, 0x00, 0x59, 0x17, 0x27, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+/* fe80::1 -> ff02::1:ff12:3456, Maximum Response Delay 1000 ms, checksum 0x1669. */
+static const uint8_t group_query_v1[] = {
+    0x82, 0x00, 0x16, 0x69, 0x03, 0xe8, 0x00, 0x00, 0xff, 0x02, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0xff, 0x12, 0x34, 0x56,
 };
 
 /* HOST -> ff02::1:ff12:3456, checksum 0x9595. */
@@ -194,6 +202,57 @@ static void test_tern_mld_query_parse__v1_by_length(void **state)
     assert_null(q.sources);
 }
 
+static void test_tern_mld_query_parse__v1_group_specific(void **state)
+{
+    (void)state;
+    assert_checksum_ok(group_query_v1, sizeof(group_query_v1), "fe80::1", "ff02::1:ff12:3456");
+    tern_mld_query_repr_t q;
+    assert_int_equal(tern_mld_query_parse(&q, group_query_v1, sizeof(group_query_v1)), 24);
+    assert_int_equal(q.version, 1);
+    assert_int_equal(q.max_resp_code, 1000);
+    assert_int_equal(q.max_resp_delay_ms, 1000);
+    tern_ipv6_addr_t group = addr("ff02::1:ff12:3456");
+    assert_memory_equal(q.group.u8, group.u8, 16);
+    assert_false(q.suppress);
+    assert_int_equal(q.qrv, 0);
+    assert_int_equal(q.qqi_s, 0);
+    /* RFC 2710 §3.4: the delay is linear in MLDv1, never the §5.1.3 float. */
+    uint8_t msg[24];
+    memcpy(msg, group_query_v1, sizeof(msg));
+    msg[4] = 0x80;
+    msg[5] = 0x00;
+    assert_int_equal(tern_mld_query_parse(&q, msg, sizeof(msg)), 24);
+    assert_int_equal(q.max_resp_delay_ms, 32768);
+    msg[4] = 0xff;
+    msg[5] = 0xff;
+    assert_int_equal(tern_mld_query_parse(&q, msg, sizeof(msg)), 24);
+    assert_int_equal(q.max_resp_delay_ms, 65535);
+    /* Code and reserved octets are ignored (RFC 2710 §3.2, §3.5). */
+    msg[1] = 7;
+    msg[6] = 0xaa;
+    msg[7] = 0xbb;
+    assert_int_equal(tern_mld_query_parse(&q, msg, sizeof(msg)), 24);
+    assert_int_equal(q.version, 1);
+}
+
+static void test_tern_mld_query_emit__v1_group_specific_golden(void **state)
+{
+    (void)state;
+    tern_mld_query_repr_t q = { .version = 1, .max_resp_code = 1000, .group = addr("ff02::1:ff12:3456") };
+    uint8_t buf[24];
+    assert_int_equal(tern_mld_query_len(&q), 24);
+    assert_int_equal(tern_mld_query_emit(&q, buf, 23), -ENOBUFS);
+    assert_int_equal(tern_mld_query_emit(&q, buf, sizeof(buf)), 24);
+    fill_checksum(buf, 24, "fe80::1", "ff02::1:ff12:3456");
+    assert_memory_equal(buf, group_query_v1, sizeof(group_query_v1));
+    /* Round trip. */
+    tern_mld_query_repr_t back;
+    assert_int_equal(tern_mld_query_parse(&back, buf, sizeof(buf)), 24);
+    assert_int_equal(back.version, 1);
+    assert_int_equal(back.max_resp_code, 1000);
+    assert_memory_equal(back.group.u8, q.group.u8, 16);
+}
+
 static void test_tern_mld_query_parse__lengths_25_to_27_ignored(void **state)
 {
     (void)state;
@@ -293,6 +352,46 @@ static void test_tern_mld_v1_parse__report_and_done(void **state)
     assert_int_equal(v1.type, TERN_ICMPV6_MLD_DONE);
     assert_int_equal(tern_mld_v1_parse(&v1, done_v1, 23), -EBADMSG);
     assert_int_equal(tern_mld_v1_parse(&v1, general_query_v1, 24), -EBADMSG);
+}
+
+static void test_tern_mld_v1_parse__wrong_type_and_ignored_fields(void **state)
+{
+    (void)state;
+    tern_mld_v1_repr_t v1;
+    uint8_t msg[28];
+    memcpy(msg, report_v1, sizeof(report_v1));
+    memset(msg + 24, 0xee, 4);
+    /* Longer messages: the first 24 octets are the report (RFC 2710 §3). */
+    assert_int_equal(tern_mld_v1_parse(&v1, msg, sizeof(msg)), 24);
+    /* A Maximum Response Delay in a report is read as found (§3.4: 0 when sent). */
+    msg[4] = 0x12;
+    msg[5] = 0x34;
+    assert_int_equal(tern_mld_v1_parse(&v1, msg, 24), 24);
+    assert_int_equal(v1.max_resp_delay, 0x1234);
+    assert_int_equal(tern_mld_v1_parse(&v1, msg, 0), -EBADMSG);
+    msg[0] = TERN_ICMPV6_MLDV2_REPORT;
+    assert_int_equal(tern_mld_v1_parse(&v1, msg, 24), -EBADMSG);
+    msg[0] = TERN_ICMPV6_MLD_QUERY;
+    assert_int_equal(tern_mld_v1_parse(&v1, msg, 24), -EBADMSG);
+}
+
+static void test_tern_mld_v1_emit__done_golden(void **state)
+{
+    (void)state;
+    tern_mld_v1_repr_t v1 = { .type = TERN_ICMPV6_MLD_DONE, .group = addr("ff02::1:ff12:3456") };
+    uint8_t buf[24];
+    memset(buf, 0xee, sizeof(buf));
+    assert_int_equal(tern_mld_v1_emit(&v1, buf, sizeof(buf)), 24);
+    fill_checksum(buf, 24, HOST, "ff02::2");
+    assert_memory_equal(buf, done_v1, sizeof(done_v1));
+    /* Round trip. */
+    tern_mld_v1_repr_t back;
+    assert_int_equal(tern_mld_v1_parse(&back, buf, sizeof(buf)), 24);
+    assert_int_equal(back.type, TERN_ICMPV6_MLD_DONE);
+    assert_int_equal(back.max_resp_delay, 0);
+    assert_memory_equal(back.group.u8, v1.group.u8, 16);
+    v1.type = TERN_ICMPV6_MLDV2_REPORT;
+    assert_int_equal(tern_mld_v1_emit(&v1, buf, sizeof(buf)), -EINVAL);
 }
 
 static void test_tern_mld_v1_emit__report_golden(void **state)
@@ -482,6 +581,8 @@ int main(void)
         cmocka_unit_test(test_tern_mld_query_parse__v2_general),
         cmocka_unit_test(test_tern_mld_query_parse__v2_source_specific),
         cmocka_unit_test(test_tern_mld_query_parse__v1_by_length),
+        cmocka_unit_test(test_tern_mld_query_parse__v1_group_specific),
+        cmocka_unit_test(test_tern_mld_query_emit__v1_group_specific_golden),
         cmocka_unit_test(test_tern_mld_query_parse__lengths_25_to_27_ignored),
         cmocka_unit_test(test_tern_mld_query_parse__sources_past_end),
         cmocka_unit_test(test_tern_mld_query_parse__additional_data_and_wrong_type),
@@ -489,6 +590,8 @@ int main(void)
         cmocka_unit_test(test_tern_mld_query_emit__v1_golden),
         cmocka_unit_test(test_tern_mld_query_emit__errors),
         cmocka_unit_test(test_tern_mld_v1_parse__report_and_done),
+        cmocka_unit_test(test_tern_mld_v1_parse__wrong_type_and_ignored_fields),
+        cmocka_unit_test(test_tern_mld_v1_emit__done_golden),
         cmocka_unit_test(test_tern_mld_v1_emit__report_golden),
         cmocka_unit_test(test_tern_mld_report_parse__linux_join),
         cmocka_unit_test(test_tern_mld_report_parse__sources_and_aux),

@@ -40,6 +40,21 @@
 /** Most --tap interfaces. */
 #define NODE_TAP_MAX 4
 
+/**
+ * Packet buffer of the node without --pktbuf, bytes. A host can spare more
+ * than TERN_CONF_PKTBUF_SIZE (sized for microcontrollers, 6144 by default):
+ * 32 KiB holds an 8000-byte UDP datagram or a 4000-byte echo while it is
+ * reassembled or sent in fragments, next to the frames queued behind it, so
+ * that a node on a TAP device takes what Linux sends without options
+ * (high-water marks seen in tests/integration: about 10 KB receiving such a
+ * datagram, 18 KB sending one with `udp send -s 8000`, whose pattern is built
+ * in the buffer too).
+ */
+#define NODE_PKTBUF_DEFAULT 32768u
+
+/** Largest --pktbuf, bytes. */
+#define NODE_PKTBUF_MAX 262144u
+
 /** One interface over a TAP device. */
 typedef struct {
     tern_netdev_tap_t dev;
@@ -108,12 +123,12 @@ static void usage(FILE *out, const char *prog)
             "                            event loop in one thread (default) or one thread per module\n"
             "  -n, --name NAME           node name (default 'tern')\n"
             "  -r, --router              act as an IPv6 router: send Router Advertisements (RFC 4861 §6.2)\n"
-            "  -p, --pktbuf BYTES        packet buffer size (default TERN_CONF_PKTBUF_SIZE; at most 262144):\n"
-            "                            reassembling large datagrams needs their size plus the frames in flight\n"
+            "  -p, --pktbuf BYTES        packet buffer size, 256..%u (default %u: an 8000-byte datagram\n"
+            "                            being reassembled or fragmented, plus the frames in flight)\n"
             "  -h, --help                this text\n"
             "Without interface options, --loopback is assumed.\n"
             "Commands are read from standard input, one per line; type 'help'.\n",
-            prog);
+            prog, NODE_PKTBUF_MAX, NODE_PKTBUF_DEFAULT);
 }
 
 /* Parse aa:bb:cc:dd:ee:ff (a unicast MAC). @return 0 or -EINVAL. */
@@ -263,8 +278,8 @@ static int start_executor(node_t *node, const char *kind)
 int main(int argc, char **argv)
 {
     static node_t node;
-    static TERN_PKTBUF_STORAGE(big_arena, 262144); /* --pktbuf */
-    size_t pktbuf_size = 0;
+    static TERN_PKTBUF_STORAGE(big_arena, NODE_PKTBUF_MAX); /* --pktbuf */
+    size_t pktbuf_size = NODE_PKTBUF_DEFAULT;
     static const struct option options[] = {
         { "loopback", no_argument, NULL, 'l' },  { "test", no_argument, NULL, 't' },
         { "executor", required_argument, NULL, 'e' }, { "name", required_argument, NULL, 'n' },
@@ -347,8 +362,8 @@ int main(int argc, char **argv)
         return 1;
     }
     int res = tern_stack_init(&node.stack, name, node.exec);
-    if (res == 0 && pktbuf_size != 0) {
-        /* A larger arena than the compiled one (host only), before anything is allocated. */
+    if (res == 0) {
+        /* The node's own arena instead of the compiled one, before anything is allocated. */
         res = tern_pktbuf_init(&node.stack.pktbuf, big_arena, pktbuf_size, &node.exec->lock);
     }
     if (res == 0) {

@@ -33,11 +33,17 @@
  * tern/ipv6/frag.h.
  *
  * MLDv2 (RFC 3810): the groups joined are reported to ff02::16 and Queries
- * answered (mld.c). Echo replies and errors about echo requests go to the
- * application registered for (ICMPV6, identifier) (icmpv6_app.c, ping.h).
+ * answered, with the MLDv1 compatibility mode of §8.2.1 (mld.c). Echo
+ * replies and errors about echo requests go to the application registered
+ * for (ICMPV6, identifier) (icmpv6_app.c, ping.h).
  *
- * Not yet here (see the project's IPv6 issue): Redirect, address unreachable after failed resolution; packets that
- * would need them are dropped and counted.
+ * The destination cache (tern/ipv6/dcache.h, RFC 4861 §5.1) holds what
+ * hosts learn per destination: next hops from Redirects (RFC 4861 §8,
+ * icmpv6_ndp.c) and Path MTUs from Packet Too Big (RFC 8201, icmpv6_error.c),
+ * which size the fragments of the node's own packets (frag.c). Packets that
+ * waited for an address resolution that failed are answered with
+ * Destination Unreachable code 3 (RFC 4861 §7.2.2) when forwarded, counted
+ * when our own.
  */
 #ifndef TERN_IPV6_IPV6_H
 #define TERN_IPV6_IPV6_H
@@ -46,6 +52,7 @@
 
 #include "tern/config.h"
 #include "tern/ipv6/addrs.h"
+#include "tern/ipv6/dcache.h"
 #include "tern/ipv6/fib.h"
 #include "tern/ipv6/mld.h"
 #include "tern/ipv6/frag.h"
@@ -90,8 +97,14 @@ enum {
     TERN_IPV6_ICMP_NO_LISTENER, /**< echo replies / errors about echo requests with no application (ping) */
     TERN_IPV6_MLD_REPORTS_SENT, /**< MLDv2 reports sent (RFC 3810 §6) */
     TERN_IPV6_MLD_QUERIES_RECEIVED, /**< valid MLD Queries received (RFC 3810 §6.2) */
-    TERN_IPV6_MLD_INVALID,      /**< MLD Queries dropped: malformed, not link-local source, hop limit not 1 (§5.1.14) */
+    TERN_IPV6_MLD_INVALID,      /**< MLD Queries, MLDv1 Reports dropped: malformed, not link-local source, hop limit not 1 (§5.1.14) */
     TERN_IPV6_MLD_NO_ROOM,      /**< groups joined but not reported: TERN_CONF_MLD_GROUPS full */
+    TERN_IPV6_MLD_V1_QUERIES_RECEIVED, /**< valid MLDv1 Queries received (RFC 3810 §8.2.1; also in mld_queries_received) */
+    TERN_IPV6_MLD_V1_MODE_ENTERED, /**< interfaces switched to MLDv1 compatibility mode (RFC 3810 §8.2.1) */
+    TERN_IPV6_MLD_V1_REPORTS_SENT, /**< MLDv1 Reports sent in compatibility mode (RFC 2710 §4) */
+    TERN_IPV6_MLD_V1_DONES_SENT, /**< MLDv1 Dones sent in compatibility mode (RFC 2710 §4) */
+    TERN_IPV6_MLD_V1_REPORTS_RECEIVED, /**< valid MLDv1 Reports of other listeners received */
+    TERN_IPV6_MLD_V1_SUPPRESSED, /**< our MLDv1 Reports not sent: another listener reported first (RFC 2710 §4) */
     TERN_IPV6_REASS_OK,         /**< datagrams reassembled from fragments (RFC 8200 §4.5) */
     TERN_IPV6_REASS_ATOMIC,     /**< atomic fragments (offset 0, M 0) processed whole (RFC 6946) */
     TERN_IPV6_REASS_DUPLICATE,  /**< fragments dropped: exact duplicates of received bytes */
@@ -103,6 +116,25 @@ enum {
     TERN_IPV6_FRAG_OK,          /**< datagrams sent in fragments */
     TERN_IPV6_FRAG_SENT,        /**< fragments created */
     TERN_IPV6_FRAG_FAIL,        /**< datagrams not fragmented: no buffer, MTU too small */
+    TERN_IPV6_REDIRECT_ACCEPTED, /**< valid Redirects applied to the destination cache (RFC 4861 §8.3) */
+    TERN_IPV6_REDIRECT_ON_ROUTER, /**< Redirects ignored: the node is a router (RFC 4861 §8.2) */
+    TERN_IPV6_REDIRECT_BAD_SOURCE, /**< Redirects dropped: IP source not link-local (§8.1) */
+    TERN_IPV6_REDIRECT_BAD_HOP_LIMIT, /**< Redirects dropped: IP hop limit not 255 (§8.1) */
+    TERN_IPV6_REDIRECT_BAD_CODE, /**< Redirects dropped: ICMP code not 0 (§8.1) */
+    TERN_IPV6_REDIRECT_TOO_SHORT, /**< Redirects dropped: ICMP length below 40 (§8.1) */
+    TERN_IPV6_REDIRECT_NOT_FIRST_HOP, /**< Redirects dropped: source not the current first hop for the destination (§8.1) */
+    TERN_IPV6_REDIRECT_MULTICAST_DST, /**< Redirects dropped: multicast Destination Address (§8.1) */
+    TERN_IPV6_REDIRECT_BAD_TARGET, /**< Redirects dropped: target neither link-local nor the destination (§8.1) */
+    TERN_IPV6_REDIRECT_BAD_OPTIONS, /**< Redirects dropped: an option of length 0 or past the end (§8.1) */
+    TERN_IPV6_PMTU_LOWERED,     /**< Path MTU estimates lowered by a Packet Too Big (RFC 8201 §4) */
+    TERN_IPV6_PTB_INVALID,      /**< Packet Too Big dropped: malformed, or quoting a packet we did not send */
+    TERN_IPV6_PTB_BELOW_MIN,    /**< Packet Too Big dropped: MTU below 1280 (RFC 8201 §4) */
+    TERN_IPV6_PTB_NOT_LOWER,    /**< Packet Too Big without effect: MTU not below the estimate (RFC 8201 §4) */
+    TERN_IPV6_DCACHE_EVICTED,   /**< destination cache entries reused for another destination (table full) */
+    TERN_IPV6_TX_UNRESOLVED,    /**< our packets dropped: address resolution of the next hop failed (RFC 4861 §7.2.2) */
+    TERN_IPV6_FWD_ADDR_UNREACH, /**< forwarded packets dropped: resolution failed (Destination Unreachable code 3) */
+    TERN_IPV6_FWD_HBH_DROPPED,  /**< forwarded packets dropped by their Hop-by-Hop options (RFC 8200 §4.2, §4.3) */
+    TERN_IPV6_REACHABLE_RENEWED, /**< ReachableTime re-randomised on schedule (RFC 4861 §6.3.4) */
     TERN_IPV6_STAT_NUMOF
 };
 
@@ -134,7 +166,8 @@ typedef struct {
     tern_nc_t nc;             /**< its neighbor cache */
     uint8_t cur_hop_limit;    /**< CurHopLimit (RFC 4861 §6.3.2) */
     tern_ipv6_rd_t rd;        /**< router discovery (RS/RA) */
-    tern_ipv6_mld_t mld;      /**< MLDv2 listener state (RFC 3810 §6, mld.c) */
+    uint64_t reachable_renew_us; /**< next re-randomisation of ReachableTime (RFC 4861 §6.3.4) */
+    tern_ipv6_mld_t mld;      /**< MLD listener state (RFC 3810 §6, §8.2.1, mld.c) */
 } tern_ipv6_if_t;
 
 /** The IPv6 module of one stack. Allocate statically; set up with tern_ipv6_init(). */
@@ -144,6 +177,7 @@ typedef struct tern_ipv6 {
     tern_netreg_entry_t entry;                    /**< (IPV6, ALL) registration */
     tern_ipv6_if_t ifs[TERN_CONF_IPV6_IFS];       /**< per-interface state */
     tern_fib_t fib;                               /**< forwarding table */
+    tern_dcache_t dcache;                         /**< destination cache (RFC 4861 §5.1): redirects, Path MTUs */
     tern_timer_t timer;                           /**< one timer for every state machine */
     uint64_t timer_at;                            /**< when it is armed for; UINT64_MAX: not */
     uint32_t rng;                                 /**< xorshift state for protocol randomness */
@@ -220,6 +254,12 @@ typedef struct {
     tern_ipv6_addr_t next_hop; /**< router to forward to; unspecified: on-link */
     uint8_t prefix_len;        /**< 0..128 (0: default route) */
 } tern_ipv6_route_config_t;
+
+/** Value of TERN_NETOPT_IPV6_DESTINATIONS (GET on the IPv6 module, context ignored): the destination cache. */
+typedef struct {
+    tern_dcache_entry_t entries[TERN_CONF_IPV6_DCACHE_SIZE]; /**< slots (unused ones have used == false) */
+    uint64_t now_us;                                         /**< the stack's time, for ages and lifetimes */
+} tern_ipv6_dest_list_t;
 
 /** Value of TERN_NETOPT_IPV6_NEIGHBORS (GET on the IPv6 module, context = interface index). */
 typedef struct {

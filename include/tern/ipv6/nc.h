@@ -139,6 +139,20 @@ bool tern_nc_na_received(tern_nc_t *nc, const tern_ipv6_addr_t *target, const ui
 int tern_nc_lladdr_seen(tern_nc_t *nc, const tern_ipv6_addr_t *source, const uint8_t *l2addr,
                         size_t l2_len, bool from_router, uint64_t now_us);
 
+/**
+ * A valid Redirect names @p target as the better first hop (§8.3), with a
+ * Target Link-Layer Address option (@p l2addr, @p l2_len) or without one
+ * (@p l2_len 0). With the option the entry is created STALE, or updated as
+ * tern_nc_lladdr_seen() does: STALE when the address changed, unchanged
+ * when it is the same, an INCOMPLETE entry's queue sent. @p router (the
+ * target is not the redirected destination) sets IsRouter; otherwise a new
+ * entry gets IsRouter false and an existing one keeps its flag. Without the
+ * option no entry is created; @p router still marks an existing one.
+ * @return 0; -EINVAL for a link address longer than TERN_CONF_L2ADDR_MAX.
+ */
+int tern_nc_redirect_received(tern_nc_t *nc, const tern_ipv6_addr_t *target, const uint8_t *l2addr,
+                              size_t l2_len, bool router, uint64_t now_us);
+
 /** An upper layer confirmed forward progress to @p addr (§7.3.1): REACHABLE. */
 void tern_nc_confirm(tern_nc_t *nc, const tern_ipv6_addr_t *addr, uint64_t now_us);
 

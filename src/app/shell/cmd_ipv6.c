@@ -4,7 +4,8 @@
  * @brief IPv6 in the shell: addresses and Neighbor Discovery parameters in
  *        `ifconfig`, the neighbor cache in `nib neigh`, the forwarding table in
  *        `nib route`, prefixes learnt from Router Advertisements in `nib prefix`,
- *        static routes with `route add` / `route del`.
+ *        the destination cache (Redirects, Path MTUs) in `nib dest`, static
+ *        routes with `route add` / `route del`.
  *
  * The state is read with netapi GET from the IPv6 module, so that it is
  * consistent and safe under the threaded executor.
@@ -208,6 +209,47 @@ static int print_routes(tern_shell_t *sh, tern_ipv6_t *ip, bool prefixes_only)
     return 0;
 }
 
+/*
+ * nib dest: the destination cache (RFC 4861 §5.1): the next hop a Redirect
+ * named ("via ROUTER", "on-link", or "-": the table decides), the Path MTU a
+ * Packet Too Big reported ("-": the link MTU), and the age of what was learnt.
+ */
+static int print_destinations(tern_shell_t *sh, tern_ipv6_t *ip)
+{
+    tern_ipv6_dest_list_t list; /* about 72 B per entry (TERN_CONF_IPV6_DCACHE_SIZE) */
+    int res = tern_netapi_get(&ip->module, TERN_NETOPT_IPV6_DESTINATIONS, 0, &list, sizeof(list));
+    if (res < 0) {
+        return res;
+    }
+    for (size_t i = 0; i < TERN_CONF_IPV6_DCACHE_SIZE; i++) {
+        const tern_dcache_entry_t *e = &list.entries[i];
+        if (!e->used) {
+            continue;
+        }
+        char dst[TERN_IPV6_ADDR_STRLEN];
+        char hop[TERN_IPV6_ADDR_STRLEN + 4];
+        char pmtu[8];
+        (void)tern_ipv6_addr_to_str(&e->dst, dst, sizeof(dst));
+        if (!e->redirected) {
+            (void)tern_snprintf(hop, sizeof(hop), "-");
+        } else if (tern_ipv6_addr_equal(&e->next_hop, &e->dst)) {
+            (void)tern_snprintf(hop, sizeof(hop), "on-link");
+        } else {
+            memcpy(hop, "via ", 4);
+            (void)tern_ipv6_addr_to_str(&e->next_hop, &hop[4], sizeof(hop) - 4);
+        }
+        if (e->pmtu != 0) {
+            (void)tern_snprintf(pmtu, sizeof(pmtu), "%u", (unsigned)e->pmtu);
+        } else {
+            (void)tern_snprintf(pmtu, sizeof(pmtu), "-");
+        }
+        uint64_t age = (list.now_us > e->updated_us) ? (list.now_us - e->updated_us) / 1000000u : 0u;
+        tern_shell_printf(sh, "%-28s %-30s dev %-7s pmtu %-5s age %lus\n", dst, hop,
+                          e->redirected ? netif_name(sh, e->if_index) : "-", pmtu, (unsigned long)age);
+    }
+    return 0;
+}
+
 static int cmd_nib(tern_shell_t *sh, int argc, char **argv)
 {
     tern_ipv6_t *ip = sh->current->ctx;
@@ -223,7 +265,10 @@ static int cmd_nib(tern_shell_t *sh, int argc, char **argv)
     if (argc == 2 && (strcmp(argv[1], "route") == 0 || strcmp(argv[1], "prefix") == 0)) {
         return print_routes(sh, ip, strcmp(argv[1], "prefix") == 0);
     }
-    tern_shell_printf(sh, "usage: nib neigh [IF] | nib route | nib prefix\n");
+    if (argc == 2 && strcmp(argv[1], "dest") == 0) {
+        return print_destinations(sh, ip);
+    }
+    tern_shell_printf(sh, "usage: nib neigh [IF] | nib route | nib prefix | nib dest\n");
     return -EINVAL;
 }
 
@@ -282,7 +327,7 @@ void tern_shell_add_ipv6(tern_shell_t *sh, tern_shell_ipv6_t *storage, tern_ipv6
 {
     storage->hook = (tern_shell_netif_hook_t){ NULL, print_addrs, ifconfig_command, ip };
     tern_shell_add_netif_hook(sh, &storage->hook);
-    storage->nib = (tern_shell_cmd_t){ NULL, "nib", "neigh [IF] | route | prefix - IPv6 neighbors, routes, RA prefixes", cmd_nib, ip };
+    storage->nib = (tern_shell_cmd_t){ NULL, "nib", "neigh [IF] | route | prefix | dest - IPv6 neighbors, routes, RA prefixes, destination cache", cmd_nib, ip };
     (void)tern_shell_add(sh, &storage->nib);
     storage->route = (tern_shell_cmd_t){ NULL, "route", "add PREFIX/LEN [via ADDR] dev IF | del PREFIX/LEN [dev IF] - static routes", cmd_route, ip };
     (void)tern_shell_add(sh, &storage->route);

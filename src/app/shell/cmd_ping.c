@@ -11,6 +11,15 @@
  *     --- ADDR ping statistics ---
  *     N packets transmitted, M received, P% packet loss
  *     rtt min/avg/max = 1.234/2.345/3.456 ms
+ *
+ * A reply whose data is not the request's is followed by iputils' line
+ * "wrong data byte #I should be 0xXX but was 0xYY" (or "wrong data length
+ * N, sent M") and counted as "+K corrupted" in the statistics.
+ *
+ * Options beyond iputils' -c -s -i -W -A: a size sweep as BSD ping's (-g MIN
+ * -G MAX -h STEP: -c requests of each size MIN, MIN+STEP, ... up to MAX;
+ * header "PING ADDR: (MIN ... MAX) data bytes"), so that one command covers
+ * every size of a range.
  */
 #include <errno.h>
 #include <string.h>
@@ -21,8 +30,10 @@
 #include "tern/shell_ping.h"
 #include "tern/wire/icmpv6.h"
 
-/** Defaults, as iputils' (except -W: how long to wait after the last request). */
+/** Defaults, as iputils' (except -W: how long to wait after the last request, and
+ *  -c, which iputils leaves unlimited; in a sweep, -c is per size and defaults to 1). */
 #define DEFAULT_COUNT 3u
+#define DEFAULT_SWEEP_COUNT 1u
 #define DEFAULT_SIZE 56u
 #define DEFAULT_INTERVAL_MS 1000u
 #define DEFAULT_WAIT_MS 1000u
@@ -64,6 +75,15 @@ static void print_reply(void *arg, const tern_ping_reply_t *r)
     (void)ms_text(time, sizeof(time), r->rtt_us);
     tern_shell_printf(st->sh, "%u bytes from %s: icmp_seq=%u ttl=%u time=%s ms%s\n", (unsigned)r->size, from,
                       (unsigned)r->sequence, (unsigned)r->hop_limit, time, r->duplicate ? " (DUP!)" : "");
+    unsigned got = (unsigned)r->size - TERN_ICMPV6_FIXED_LEN;
+    if (!r->data_wrong) {
+        /* as sent */
+    } else if (r->wrong_at < got && r->wrong_at < r->data_sent) {
+        tern_shell_printf(st->sh, "wrong data byte #%u should be 0x%x but was 0x%x\n", (unsigned)r->wrong_at,
+                          (unsigned)r->wrong_expected, (unsigned)r->wrong_got);
+    } else {
+        tern_shell_printf(st->sh, "wrong data length %u, sent %u\n", got, (unsigned)r->data_sent);
+    }
 }
 
 static void print_summary(tern_shell_t *sh, const char *dst, const tern_ping_stats_t *s)
@@ -79,6 +99,9 @@ static void print_summary(tern_shell_t *sh, const char *dst, const tern_ping_sta
     if (s->errors > 0) {
         tern_shell_printf(sh, "+%u errors, ", (unsigned)s->errors);
     }
+    if (s->corrupted > 0) {
+        tern_shell_printf(sh, "+%u corrupted, ", (unsigned)s->corrupted);
+    }
     tern_shell_printf(sh, "%u%% packet loss\n", loss);
     if (s->received > 0) {
         char min[24], avg[24], max[24];
@@ -91,24 +114,43 @@ static void print_summary(tern_shell_t *sh, const char *dst, const tern_ping_sta
 
 static int usage(tern_shell_t *sh)
 {
-    tern_shell_printf(sh, "usage: ping [-c N] [-s SIZE] [-i MS] [-W MS] ADDR[%%IF]\n");
+    tern_shell_printf(sh, "usage: ping [-A] [-c N] [-s SIZE | [-g MIN] -G MAX [-h STEP]] [-i MS] [-W MS] ADDR[%%IF]\n");
     return -EINVAL;
 }
+
+/** Largest data size: the echo message fits one IPv6 payload (RFC 8200 §3). */
+#define MAX_SIZE (0xFFFFu - TERN_ICMPV6_FIXED_LEN)
 
 static int cmd_ping(tern_shell_t *sh, int argc, char **argv)
 {
     tern_shell_ping_t *st = sh->current->ctx;
-    tern_ping_config_t cfg = { .count = DEFAULT_COUNT, .size = DEFAULT_SIZE };
+    tern_ping_config_t cfg = { .count = 0, .size = DEFAULT_SIZE };
     uint32_t interval_ms = DEFAULT_INTERVAL_MS, wait_ms = DEFAULT_WAIT_MS, size = DEFAULT_SIZE;
+    uint32_t sweep_min = 0, sweep_max = 0, sweep_incr = 1;
+    bool has_size = false, has_min = false, has_max = false, has_incr = false;
     const char *dst = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = (i + 1 < argc) ? argv[i + 1] : NULL;
         int res = 0;
+        if (strcmp(a, "-A") == 0) {
+            cfg.adaptive = true;
+            continue;
+        }
         if (strcmp(a, "-c") == 0) {
             res = tern_shell_parse_number(v, 1, 0xFFFFu, &cfg.count);
         } else if (strcmp(a, "-s") == 0) {
-            res = tern_shell_parse_number(v, 0, 0xFFFFu - 8u - 40u, &size); /* fits one IPv6 payload */
+            res = tern_shell_parse_number(v, 0, MAX_SIZE, &size);
+            has_size = true;
+        } else if (strcmp(a, "-g") == 0) {
+            res = tern_shell_parse_number(v, 0, MAX_SIZE, &sweep_min);
+            has_min = true;
+        } else if (strcmp(a, "-G") == 0) {
+            res = tern_shell_parse_number(v, 0, MAX_SIZE, &sweep_max);
+            has_max = true;
+        } else if (strcmp(a, "-h") == 0) {
+            res = tern_shell_parse_number(v, 1, MAX_SIZE, &sweep_incr);
+            has_incr = true;
         } else if (strcmp(a, "-i") == 0) {
             res = tern_shell_parse_number(v, 1, 3600000u, &interval_ms);
         } else if (strcmp(a, "-W") == 0) {
@@ -128,6 +170,28 @@ static int cmd_ping(tern_shell_t *sh, int argc, char **argv)
     if (dst == NULL) {
         return usage(sh);
     }
+    bool sweep = has_max;
+    if ((has_min || has_incr) && !sweep) {
+        tern_shell_printf(sh, "ping: a sweep needs its largest size: -G MAX\n");
+        return -EINVAL;
+    }
+    if (sweep && has_size) {
+        tern_shell_printf(sh, "ping: -s and a sweep (-g/-G/-h) exclude each other\n");
+        return -EINVAL;
+    }
+    if (sweep && sweep_max < sweep_min) {
+        tern_shell_printf(sh, "ping: sweep from %u down to %u: want -g MIN <= -G MAX\n", (unsigned)sweep_min,
+                          (unsigned)sweep_max);
+        return -EINVAL;
+    }
+    if (cfg.count == 0) {
+        cfg.count = sweep ? DEFAULT_SWEEP_COUNT : DEFAULT_COUNT;
+    }
+    if (sweep) {
+        size = sweep_min;
+        cfg.sweep_max = (uint16_t)sweep_max;
+        cfg.sweep_incr = (uint16_t)sweep_incr;
+    }
     int res = tern_shell_parse_ipv6_dest(sh, dst, &cfg.dst, &cfg.netif);
     if (res < 0) {
         tern_shell_printf(sh, "ping: %s '%s'\n", (res == -ENODEV) ? "no such interface in" : "bad address", dst);
@@ -140,7 +204,18 @@ static int cmd_ping(tern_shell_t *sh, int argc, char **argv)
     cfg.size = (uint16_t)size;
     cfg.interval_us = interval_ms * 1000u;
     cfg.wait_us = wait_ms * 1000u;
-    tern_shell_printf(sh, "PING %s: %u data bytes\n", dst, (unsigned)cfg.size);
+    uint32_t requests = tern_ping_requests(&cfg);
+    if (requests > 0xFFFFu) {
+        tern_shell_printf(sh, "ping: %u requests: at most 65535 in one run (16-bit sequence numbers)\n",
+                          (unsigned)requests);
+        return -EINVAL;
+    }
+    if (sweep) {
+        tern_shell_printf(sh, "PING %s: (%u ... %u) data bytes\n", dst, (unsigned)sweep_min,
+                          (unsigned)(sweep_min + (requests / cfg.count - 1u) * sweep_incr));
+    } else {
+        tern_shell_printf(sh, "PING %s: %u data bytes\n", dst, (unsigned)cfg.size);
+    }
     res = tern_ping_start(&st->ping, &cfg, print_reply, st);
     if (res == 0) {
         res = tern_ping_wait(&st->ping);
@@ -161,7 +236,9 @@ int tern_shell_add_ping(tern_shell_t *sh, tern_shell_ping_t *storage, tern_ipv6_
     if (res < 0) {
         return res;
     }
-    storage->cmd = (tern_shell_cmd_t){ NULL, "ping", "[-c N] [-s SIZE] [-i MS] [-W MS] ADDR[%IF] - ICMPv6 echo",
+    storage->cmd = (tern_shell_cmd_t){ NULL, "ping",
+                                       "[-A] [-c N] [-s SIZE | [-g MIN] -G MAX [-h STEP]] [-i MS] [-W MS] ADDR[%IF]"
+                                       " - ICMPv6 echo (-A: next on reply; -g/-G/-h: size sweep)",
                                        cmd_ping, storage };
     return tern_shell_add(sh, &storage->cmd);
 }
