@@ -5,8 +5,9 @@
 #
 #   scripts/deps.sh node     build and run tern-node: cmake ninja-build gcc libc6-dev pkg-config
 #   scripts/deps.sh test     node + clang libclang-rt-14-dev libcmocka-dev gcc-arm-none-eabi
-#                            libnewlib-arm-none-eabi python3 python3-pytest valgrind tshark
-#                            iproute2 iputils-ping radvd (radvd: the node-as-host RA test)
+#                            libnewlib-arm-none-eabi python3 python3-pytest python3-pip valgrind
+#                            tshark iproute2 iputils-ping radvd (radvd: the node-as-host RA test),
+#                            then pip installs requirements.txt (pinned Python packages: scapy)
 #   scripts/deps.sh --list test   print the packages of a set and exit
 #
 # Quiet and without side effects when everything is there. As root it runs
@@ -34,7 +35,7 @@ done
 
 node_pkgs=(cmake ninja-build gcc libc6-dev pkg-config)
 test_pkgs=("${node_pkgs[@]}" clang libclang-rt-14-dev libcmocka-dev gcc-arm-none-eabi libnewlib-arm-none-eabi
-           python3 python3-pytest valgrind tshark iproute2 iputils-ping radvd)
+           python3 python3-pytest python3-pip valgrind tshark iproute2 iputils-ping radvd)
 
 wanted=()
 for s in "${sets[@]}"; do
@@ -79,6 +80,7 @@ provided_otherwise() {
     gcc-arm-none-eabi) command -v arm-none-eabi-gcc ;;
     python3) command -v python3 ;;
     python3-pytest) python3 -c 'import pytest' ;;
+    python3-pip) python3 -m pip --version ;;
     valgrind) command -v valgrind ;;
     iproute2) command -v ip ;;
     iputils-ping) command -v ping ;;
@@ -112,7 +114,37 @@ check_cmake_version() {
   fi
 }
 
+# The test set's Python packages: requirements.txt (pinned), for the python3 that runs pytest.
+# Nothing happens when every pin is installed. Debian's python3 refuses a plain pip install
+# into the system (PEP 668, "externally managed"): then --break-system-packages.
+pip_requirements() {
+  local req
+  req="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/requirements.txt"
+  { [[ " ${sets[*]} " == *" test "* ]] && [ -f "$req" ]; } || return 0
+  python3 - "$req" <<'EOF' && return 0
+import sys
+from importlib.metadata import PackageNotFoundError, version
+for line in open(sys.argv[1]):
+    name, _, want = line.split("#")[0].strip().partition("==")
+    try:
+        if name and want and version(name) != want:
+            sys.exit(1)
+    except PackageNotFoundError:
+        sys.exit(1)
+EOF
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "deps.sh: Python packages of $req are missing. Install them with:" >&2
+    echo "  python3 -m pip install -r $req" >&2
+    exit 1
+  fi
+  echo "deps.sh: pip installing $req" >&2
+  export PIP_ROOT_USER_ACTION=ignore
+  python3 -m pip install -q -r "$req" </dev/null 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages -r "$req" </dev/null
+}
+
 if [ "${#missing[@]}" -eq 0 ]; then
+  pip_requirements
   check_cmake_version
   exit 0
 fi
@@ -164,4 +196,5 @@ if [ "${#still[@]}" -ne 0 ]; then
   echo "deps.sh: still missing after apt-get install: ${still[*]}" >&2
   exit 1
 fi
+pip_requirements
 check_cmake_version

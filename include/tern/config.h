@@ -358,4 +358,63 @@ _Static_assert(TERN_CONF_PING_QUEUE_LEN >= 2, "TERN_CONF_PING_QUEUE_LEN: at leas
 #endif
 _Static_assert(TERN_CONF_MLD_GROUPS >= 1 && TERN_CONF_MLD_GROUPS <= 64, "TERN_CONF_MLD_GROUPS out of range [1, 64]");
 
+/* ---------------------------------------------------------------- simulated radio medium */
+
+/**
+ * Radios one simulated radio medium (tern_radio_medium_t) can hold. Default
+ * 16: the unit tests' and small simulations' meshes; tern-sim raises it for
+ * large ones. Cost per medium: 8 bytes per ordered pair of radios (the link
+ * matrix, N * N * 8: 2 KiB for 16) plus 16 bytes per radio, and N / 8 bytes
+ * of collision bits in each of a radio's two air records.
+ */
+#ifndef TERN_CONF_RADIO_MEDIUM_MAX_RADIOS
+#define TERN_CONF_RADIO_MEDIUM_MAX_RADIOS 16
+#endif
+_Static_assert(TERN_CONF_RADIO_MEDIUM_MAX_RADIOS >= 2 && TERN_CONF_RADIO_MEDIUM_MAX_RADIOS <= 1024,
+               "TERN_CONF_RADIO_MEDIUM_MAX_RADIOS out of range [2, 1024]");
+
+/**
+ * Frames a simulated radio (tern_sim_radio_t) holds until its driver's user
+ * reads them; one more is dropped and counted (rx_queue_full) and not
+ * acknowledged. Default 4: real transceivers buffer one frame, but the
+ * interface reads on its own turn, after up to a few frames' worth of other
+ * work. Cost: 130 bytes per frame per radio.
+ */
+#ifndef TERN_CONF_SIM_RADIO_RX_QUEUE
+#define TERN_CONF_SIM_RADIO_RX_QUEUE 4
+#endif
+_Static_assert(TERN_CONF_SIM_RADIO_RX_QUEUE >= 1 && TERN_CONF_SIM_RADIO_RX_QUEUE <= 64,
+               "TERN_CONF_SIM_RADIO_RX_QUEUE out of range [1, 64]");
+
+/* ---------------------------------------------------------------- 6LoWPAN */
+
+/**
+ * Datagrams the 6LoWPAN layer reassembles at the same time (RFC 4944 §5.3,
+ * tern/sixlowpan/reass.h), keyed by link source, link destination and
+ * datagram_tag. Default 4: over IEEE 802.15.4 every datagram above about
+ * 100 bytes arrives in fragments, and a router receives from several
+ * neighbours at once. When every slot is busy, the first fragment of a new
+ * datagram evicts the oldest one (earliest started, counted as evicted): a
+ * datagram that lost a fragment would otherwise block the slot for the whole
+ * timeout, and new traffic is the likelier to complete. Cost: 104 B each
+ * (32- and 64-bit; two 32-byte bitmaps of received 8-octet units) plus,
+ * while in use, datagram_size bytes of pktbuf.
+ */
+#ifndef TERN_CONF_SIXLOWPAN_REASS_SLOTS
+#define TERN_CONF_SIXLOWPAN_REASS_SLOTS 4
+#endif
+_Static_assert(TERN_CONF_SIXLOWPAN_REASS_SLOTS >= 1 && TERN_CONF_SIXLOWPAN_REASS_SLOTS <= 64,
+               "TERN_CONF_SIXLOWPAN_REASS_SLOTS out of range [1, 64]");
+
+/**
+ * 6LoWPAN reassembly timeout in milliseconds, from the first fragment of a
+ * datagram (RFC 4944 §5.3: "MUST be set to a maximum of 60 seconds"). Default
+ * 60000. A shorter timeout frees buffers sooner on lossy links. No memory cost.
+ */
+#ifndef TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS
+#define TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS 60000u
+#endif
+_Static_assert(TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS >= 1 && TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS <= 60000,
+               "TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS out of range [1, 60000] (RFC 4944 §5.3: at most 60 s)");
+
 #endif /* TERN_CONFIG_H */

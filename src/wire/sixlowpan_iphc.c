@@ -1,0 +1,797 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief LOWPAN_IPHC (RFC 6282 §3) and the loops that chain LOWPAN_NHC
+ *        headers after it (§4).
+ *
+ * Read first: RFC 6282 §3.1.1 (base format), §3.2 (in-line fields, IIDs from
+ * the encapsulating header, multicast), then sixlowpan_nhc.c for §4.
+ *
+ * Every address mode is described once, as a "kind" with the positions of its
+ * in-line bytes and an expansion (addr_expand()). The decompressor expands;
+ * the compressor tries every kind (and every context) and keeps those whose
+ * expansion gives back the address exactly, so the two can never disagree.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tern/wire/bytes.h"
+#include "tern/wire/ipv6.h"
+#include "tern/wire/ipv6_addr.h"
+#include "tern/wire/sixlowpan_iphc.h"
+#include "tern/wire/udp.h"
+
+#include "sixlowpan_iphc_internal.h"
+
+/* --- address modes (RFC 6282 §3.1.1, §3.2.2-§3.2.4) ---------------------- */
+
+typedef enum {
+    ADDR_FULL,      /* 128 bits in-line (SAC/DAC=0 mode 00; M=1 DAC=0 DAM=00) */
+    ADDR_LL64,      /* fe80::/64 + 64-bit IID in-line (SAC/DAC=0, mode 01) */
+    ADDR_LL16,      /* fe80::ff:fe00:XXXX (mode 10) */
+    ADDR_LL0,       /* fe80:: + IID from the encapsulating header (mode 11) */
+    ADDR_UNSPEC,    /* :: (SAC=1 SAM=00) */
+    ADDR_CTX64,     /* context + 64-bit IID (SAC/DAC=1 mode 01) */
+    ADDR_CTX16,     /* context + 0000:00ff:fe00:XXXX (mode 10) */
+    ADDR_CTX0,      /* context + IID from the encapsulating header (mode 11) */
+    ADDR_MC48,      /* ffXX::00XX:XXXX:XXXX (M=1 DAC=0 DAM=01) */
+    ADDR_MC32,      /* ffXX::00XX:XXXX (DAM=10) */
+    ADDR_MC8,       /* ff02::00XX (DAM=11) */
+    ADDR_MC_CTX48,  /* ffXX:XXLL:PPPP:PPPP:PPPP:PPPP:XXXX:XXXX (M=1 DAC=1 DAM=00, RFC 3306) */
+    ADDR_RESERVED,
+} addr_kind_t;
+
+/* In-line bytes per kind. */
+static const uint8_t addr_inline_len[ADDR_RESERVED] = {
+    [ADDR_FULL] = 16, [ADDR_LL64] = 8, [ADDR_LL16] = 2, [ADDR_LL0] = 0,
+    [ADDR_UNSPEC] = 0, [ADDR_CTX64] = 8, [ADDR_CTX16] = 2, [ADDR_CTX0] = 0,
+    [ADDR_MC48] = 6, [ADDR_MC32] = 4, [ADDR_MC8] = 1, [ADDR_MC_CTX48] = 6,
+};
+
+static bool addr_kind_uses_context(addr_kind_t kind)
+{
+    return kind == ADDR_CTX64 || kind == ADDR_CTX16 || kind == ADDR_CTX0 || kind == ADDR_MC_CTX48;
+}
+
+/* The source address kind of SAC/SAM. */
+static addr_kind_t src_kind(unsigned sac, unsigned sam)
+{
+    static const addr_kind_t stateless[4] = { ADDR_FULL, ADDR_LL64, ADDR_LL16, ADDR_LL0 };
+    static const addr_kind_t stateful[4] = { ADDR_UNSPEC, ADDR_CTX64, ADDR_CTX16, ADDR_CTX0 };
+    return sac ? stateful[sam & 3] : stateless[sam & 3];
+}
+
+/* The destination address kind of M/DAC/DAM; ADDR_RESERVED for M=0 DAC=1
+ * DAM=00 and M=1 DAC=1 DAM!=00 (§3.1.1). */
+static addr_kind_t dst_kind(unsigned m, unsigned dac, unsigned dam)
+{
+    static const addr_kind_t table[2][2][4] = {
+        { { ADDR_FULL, ADDR_LL64, ADDR_LL16, ADDR_LL0 },
+          { ADDR_RESERVED, ADDR_CTX64, ADDR_CTX16, ADDR_CTX0 } },
+        { { ADDR_FULL, ADDR_MC48, ADDR_MC32, ADDR_MC8 },
+          { ADDR_MC_CTX48, ADDR_RESERVED, ADDR_RESERVED, ADDR_RESERVED } },
+    };
+    return table[m & 1][dac & 1][dam & 3];
+}
+
+/* The SAC/DAC bit and the 2-bit mode of @p kind (the inverse of the tables above). */
+static unsigned kind_compressed_bit(addr_kind_t kind)
+{
+    return (kind == ADDR_UNSPEC || addr_kind_uses_context(kind)) ? 1u : 0u;
+}
+
+static unsigned kind_mode(addr_kind_t kind)
+{
+    switch (kind) {
+    case ADDR_LL64:
+    case ADDR_CTX64:
+    case ADDR_MC48:
+        return 1;
+    case ADDR_LL16:
+    case ADDR_CTX16:
+    case ADDR_MC32:
+        return 2;
+    case ADDR_LL0:
+    case ADDR_CTX0:
+    case ADDR_MC8:
+        return 3;
+    default:
+        return 0;
+    }
+}
+
+static bool kind_is_multicast(addr_kind_t kind)
+{
+    return kind == ADDR_MC48 || kind == ADDR_MC32 || kind == ADDR_MC8 || kind == ADDR_MC_CTX48;
+}
+
+/* Copy the first @p bits bits of @p prefix over @p addr (the context "always
+ * used" for the bits it covers, §3.1.1). */
+static void overlay_prefix(uint8_t *addr, const uint8_t *prefix, unsigned bits)
+{
+    unsigned full = bits / 8;
+    memcpy(addr, prefix, full);
+    if (bits % 8 != 0) {
+        uint8_t mask = (uint8_t)(0xFFu << (8 - bits % 8));
+        addr[full] = (uint8_t)((prefix[full] & mask) | (addr[full] & (uint8_t)~mask));
+    }
+}
+
+/* The 16-bit short-address IID 0000:00ff:fe00:XXXX (§3.2.2) in the last 8 bytes of @p addr. */
+static void iid_from_16(uint8_t *addr, const uint8_t *inl)
+{
+    static const uint8_t middle[6] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00 };
+    memcpy(&addr[8], middle, sizeof(middle));
+    addr[14] = inl[0];
+    addr[15] = inl[1];
+}
+
+/*
+ * Expand an address of @p kind from its in-line bytes @p inl.
+ * @p ctx: the context (kinds that use one); @p iid: the IID the encapsulating
+ * header gives, NULL when unknown.
+ * Returns 0, -EADDRNOTAVAIL (IID needed but unknown) or -EPROTO (an RFC 3306
+ * context longer than 64 bits).
+ */
+static int addr_expand(uint8_t *addr, addr_kind_t kind, const uint8_t *inl,
+                       const tern_iphc_context_t *ctx, const uint8_t *iid)
+{
+    static const uint8_t link_local[8] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0 };
+    memset(addr, 0, 16);
+    switch (kind) {
+    case ADDR_FULL:
+        memcpy(addr, inl, 16);
+        return 0;
+    case ADDR_UNSPEC:
+        return 0;
+    case ADDR_LL64:
+    case ADDR_CTX64:
+        memcpy(&addr[8], inl, 8);
+        break;
+    case ADDR_LL16:
+    case ADDR_CTX16:
+        iid_from_16(addr, inl);
+        break;
+    case ADDR_LL0:
+    case ADDR_CTX0:
+        if (iid == NULL) {
+            return -EADDRNOTAVAIL;
+        }
+        memcpy(&addr[8], iid, 8);
+        break;
+    case ADDR_MC48:
+        addr[0] = 0xff;
+        addr[1] = inl[0];
+        memcpy(&addr[11], &inl[1], 5);
+        return 0;
+    case ADDR_MC32:
+        addr[0] = 0xff;
+        addr[1] = inl[0];
+        memcpy(&addr[13], &inl[1], 3);
+        return 0;
+    case ADDR_MC8:
+        addr[0] = 0xff;
+        addr[1] = 0x02;
+        addr[15] = inl[0];
+        return 0;
+    case ADDR_MC_CTX48:
+        /* RFC 3306 §4: plen at most 64; the network prefix field holds the
+         * first plen bits of the prefix, the rest zero. */
+        if (ctx->prefix_len > 64) {
+            return -EPROTO;
+        }
+        addr[0] = 0xff;
+        addr[1] = inl[0];
+        addr[2] = inl[1];
+        addr[3] = ctx->prefix_len;
+        overlay_prefix(&addr[4], ctx->prefix.u8, ctx->prefix_len);
+        memcpy(&addr[12], &inl[2], 4);
+        return 0;
+    default:
+        return -EPROTO;
+    }
+    if (addr_kind_uses_context(kind)) {
+        overlay_prefix(addr, ctx->prefix.u8, ctx->prefix_len);
+    } else {
+        memcpy(addr, link_local, sizeof(link_local));
+    }
+    return 0;
+}
+
+/* The in-line bytes of @p addr for @p kind: the inverse of addr_expand(). */
+static void addr_extract(addr_kind_t kind, const uint8_t *addr, uint8_t *inl)
+{
+    switch (kind) {
+    case ADDR_FULL:
+        memcpy(inl, addr, 16);
+        break;
+    case ADDR_LL64:
+    case ADDR_CTX64:
+        memcpy(inl, &addr[8], 8);
+        break;
+    case ADDR_LL16:
+    case ADDR_CTX16:
+        memcpy(inl, &addr[14], 2);
+        break;
+    case ADDR_MC48:
+        inl[0] = addr[1];
+        memcpy(&inl[1], &addr[11], 5);
+        break;
+    case ADDR_MC32:
+        inl[0] = addr[1];
+        memcpy(&inl[1], &addr[13], 3);
+        break;
+    case ADDR_MC8:
+        inl[0] = addr[15];
+        break;
+    case ADDR_MC_CTX48:
+        inl[0] = addr[1];
+        inl[1] = addr[2];
+        memcpy(&inl[2], &addr[12], 4);
+        break;
+    default:
+        break;
+    }
+}
+
+/* IIDs the encapsulating header gives (§3.2.2): [0] source, [1] destination. */
+typedef struct {
+    bool known[2];
+    uint8_t iid[2][8];
+} iphc_encap_t;
+
+/* From the link-layer addresses (RFC 4944 §6, RFC 6282 §3.2.2). */
+static void encap_from_link(iphc_encap_t *encap, const tern_iphc_link_t *link)
+{
+    const tern_iphc_l2addr_t *l2[2] = { &link->src, &link->dst };
+    for (size_t i = 0; i < 2; i++) {
+        tern_ipv6_addr_t tmp;
+        encap->known[i] = l2[i]->len != 0 && tern_ipv6_iid_from_l2addr(&tmp, l2[i]->u8, l2[i]->len) == 0;
+        if (encap->known[i]) {
+            memcpy(encap->iid[i], &tmp.u8[8], 8);
+        }
+    }
+}
+
+/* From an encapsulating IPv6 header (§3.2.2: "bits ... are copied from the
+ * source and destination addresses of the encapsulating IPv6 header"). */
+static void encap_from_ipv6(iphc_encap_t *encap, const uint8_t *ip)
+{
+    encap->known[0] = true;
+    encap->known[1] = true;
+    memcpy(encap->iid[0], &ip[16], 8);
+    memcpy(encap->iid[1], &ip[32], 8);
+}
+
+static bool link_valid(const tern_iphc_link_t *link)
+{
+    if (link == NULL || link->context_count > TERN_IPHC_CONTEXT_MAX ||
+        (link->contexts == NULL && link->context_count != 0)) {
+        return false;
+    }
+    const uint8_t lens[2] = { link->src.len, link->dst.len };
+    for (size_t i = 0; i < 2; i++) {
+        if (lens[i] != 0 && lens[i] != 2 && lens[i] != 8) {
+            return false;
+        }
+    }
+    for (size_t i = 0; i < link->context_count; i++) {
+        if (link->contexts[i].prefix_len > 128) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* --- compression: choosing the address modes ----------------------------- */
+
+/* Slot 0: no context; slot 1 + c: context c. */
+#define ADDR_SLOTS (1 + TERN_IPHC_CONTEXT_MAX)
+#define ADDR_NONE 0xFFu
+
+typedef struct {
+    addr_kind_t kind;
+    uint8_t len;  /* in-line bytes; ADDR_NONE: no exact encoding in this slot */
+} addr_option_t;
+
+/* Keep @p kind in @p slot if it reproduces @p addr exactly and is shorter. */
+static void addr_try(addr_option_t *slot, addr_kind_t kind, const uint8_t *addr,
+                     const tern_iphc_context_t *ctx, const uint8_t *iid)
+{
+    if (addr_inline_len[kind] >= slot->len) {
+        return;
+    }
+    uint8_t inl[16];
+    uint8_t again[16];
+    addr_extract(kind, addr, inl);
+    if (addr_expand(again, kind, inl, ctx, iid) == 0 && memcmp(again, addr, 16) == 0) {
+        slot->kind = kind;
+        slot->len = addr_inline_len[kind];
+    }
+}
+
+/* The shortest exact encoding of @p addr in every slot. */
+static void addr_options(addr_option_t *slots, const tern_iphc_link_t *link, const uint8_t *addr,
+                         bool dst, const uint8_t *iid)
+{
+    for (size_t i = 0; i < ADDR_SLOTS; i++) {
+        slots[i].kind = ADDR_FULL;
+        slots[i].len = ADDR_NONE;
+    }
+    bool multicast = dst && addr[0] == 0xff;
+    static const addr_kind_t unicast[] = { ADDR_FULL, ADDR_LL64, ADDR_LL16, ADDR_LL0 };
+    static const addr_kind_t mcast[] = { ADDR_FULL, ADDR_MC48, ADDR_MC32, ADDR_MC8 };
+    const addr_kind_t *stateless = multicast ? mcast : unicast;
+    for (size_t i = 0; i < 4; i++) {
+        addr_try(&slots[0], stateless[i], addr, NULL, iid);
+    }
+    if (!dst) {
+        addr_try(&slots[0], ADDR_UNSPEC, addr, NULL, iid);
+    }
+    for (size_t c = 0; c < link->context_count; c++) {
+        const tern_iphc_context_t *ctx = &link->contexts[c];
+        if ((ctx->flags & TERN_IPHC_CONTEXT_COMPRESS) == 0) {
+            continue;
+        }
+        if (multicast) {
+            if (ctx->prefix_len <= 64) {
+                addr_try(&slots[1 + c], ADDR_MC_CTX48, addr, ctx, iid);
+            }
+        } else {
+            addr_try(&slots[1 + c], ADDR_CTX64, addr, ctx, iid);
+            addr_try(&slots[1 + c], ADDR_CTX16, addr, ctx, iid);
+            addr_try(&slots[1 + c], ADDR_CTX0, addr, ctx, iid);
+        }
+    }
+}
+
+/* --- compression: one IPHC header ---------------------------------------- */
+
+/* Emit the IPHC header for the IPv6 header at @p ip_off, with NH=1 when
+ * @p nh_compressed. */
+static void iphc_emit(iphc_writer_t *w, size_t ip_off, const iphc_encap_t *encap, bool nh_compressed)
+{
+    const uint8_t *ip = &w->pkt[ip_off];
+
+    /* Traffic class rotated to ECN|DSCP and flow label (§3.2.1). */
+    uint32_t word = tern_load32(ip);
+    uint8_t tc = (uint8_t)(word >> 20);
+    uint32_t flow = word & TERN_IPV6_FLOW_LABEL_MAX;
+    uint8_t ecn = tc & 0x03u;
+    uint8_t dscp = (uint8_t)(tc >> 2);
+    uint8_t tf_bytes[4];
+    size_t tf_len;
+    unsigned tf;
+    if (tc == 0 && flow == 0) {
+        tf = 3;
+        tf_len = 0;
+    } else if (flow == 0) {
+        tf = 2;
+        tf_bytes[0] = (uint8_t)((ecn << 6) | dscp);
+        tf_len = 1;
+    } else if (dscp == 0) {
+        tf = 1;
+        tf_bytes[0] = (uint8_t)((ecn << 6) | (flow >> 16));
+        tf_bytes[1] = (uint8_t)(flow >> 8);
+        tf_bytes[2] = (uint8_t)flow;
+        tf_len = 3;
+    } else {
+        tf = 0;
+        tf_bytes[0] = (uint8_t)((ecn << 6) | dscp);
+        tf_bytes[1] = (uint8_t)(flow >> 16);
+        tf_bytes[2] = (uint8_t)(flow >> 8);
+        tf_bytes[3] = (uint8_t)flow;
+        tf_len = 4;
+    }
+
+    unsigned hlim;
+    switch (ip[7]) {
+    case 1:
+        hlim = 1;
+        break;
+    case 64:
+        hlim = 2;
+        break;
+    case 255:
+        hlim = 3;
+        break;
+    default:
+        hlim = 0;
+        break;
+    }
+
+    /* The (source, destination) pair with the fewest bytes; a context other
+     * than 0 costs the CID byte (§3.1.2). Ties go to the first found:
+     * stateless before contexts, lower identifiers first. */
+    addr_option_t src[ADDR_SLOTS];
+    addr_option_t dst[ADDR_SLOTS];
+    addr_options(src, w->link, &ip[8], false, encap->known[0] ? encap->iid[0] : NULL);
+    addr_options(dst, w->link, &ip[24], true, encap->known[1] ? encap->iid[1] : NULL);
+    unsigned best = ~0u;
+    size_t best_s = 0;
+    size_t best_d = 0;
+    for (size_t s = 0; s < ADDR_SLOTS; s++) {
+        for (size_t d = 0; d < ADDR_SLOTS; d++) {
+            if (src[s].len == ADDR_NONE || dst[d].len == ADDR_NONE) {
+                continue;
+            }
+            unsigned cost = (unsigned)src[s].len + dst[d].len + ((s > 1 || d > 1) ? 1u : 0u);
+            if (cost < best) {
+                best = cost;
+                best_s = s;
+                best_d = d;
+            }
+        }
+    }
+    /* Slot 0 of both always holds ADDR_FULL at least. */
+    addr_kind_t sk = src[best_s].kind;
+    addr_kind_t dk = dst[best_d].kind;
+    bool cid = best_s > 1 || best_d > 1;
+    /* M=1 for every multicast destination, carried in full (DAM=00) too. */
+    bool multicast = kind_is_multicast(dk) || ip[24] == 0xff;
+
+    iphc_put8(w, (uint8_t)(TERN_IPHC_DISPATCH | (tf << 3) | ((nh_compressed ? 1u : 0u) << 2) | hlim));
+    iphc_put8(w, (uint8_t)(((cid ? 1u : 0u) << 7) | (kind_compressed_bit(sk) << 6) | (kind_mode(sk) << 4) |
+                           ((multicast ? 1u : 0u) << 3) |
+                           ((addr_kind_uses_context(dk) ? 1u : 0u) << 2) |
+                           kind_mode(dk)));
+    if (cid) {
+        unsigned sci = best_s > 0 ? (unsigned)best_s - 1 : 0;
+        unsigned dci = best_d > 0 ? (unsigned)best_d - 1 : 0;
+        iphc_put8(w, (uint8_t)((sci << 4) | dci));
+    }
+    iphc_put(w, tf_bytes, tf_len);
+    if (!nh_compressed) {
+        iphc_put8(w, ip[6]);
+    }
+    if (hlim == 0) {
+        iphc_put8(w, ip[7]);
+    }
+    uint8_t inl[16];
+    addr_extract(sk, &ip[8], inl);
+    iphc_put(w, inl, addr_inline_len[sk]);
+    addr_extract(dk, &ip[24], inl);
+    iphc_put(w, inl, addr_inline_len[dk]);
+}
+
+/* --- compression: the chain ---------------------------------------------- */
+
+/* One run of the compressor (counting when w->out is NULL). */
+static void compress_run(iphc_writer_t *w, size_t *consumed)
+{
+    iphc_encap_t encap;
+    encap_from_link(&encap, w->link);
+    size_t ip = 0;  /* the innermost IPv6 header so far */
+    uint8_t type = w->pkt[6];
+    size_t off = TERN_IPV6_HDR_LEN;
+    bool nhc = tern_nhc_encodable(w, type, off, true);
+    iphc_emit(w, ip, &encap, nhc);
+
+    while (nhc) {
+        w->nhc++;
+        if (type == TERN_IPV6_NH_UDP) {
+            tern_nhc_udp_emit(w, off);
+            off += TERN_UDP_HDR_LEN;
+            break;
+        }
+        if (type == NHC_NH_IPV6) {
+            /* §4.2: EID 7 with NH=0, then the inner header as LOWPAN_IPHC,
+             * its elided IIDs copied from this (the encapsulating) header. */
+            iphc_put8(w, (uint8_t)(NHC_EXT_ID | (NHC_EID_IPV6 << 1)));
+            encap_from_ipv6(&encap, &w->pkt[ip]);
+            ip = off;
+            type = w->pkt[ip + 6];
+            off = ip + TERN_IPV6_HDR_LEN;
+            nhc = tern_nhc_encodable(w, type, off, true);
+            iphc_emit(w, ip, &encap, nhc);
+            continue;
+        }
+        const uint8_t *hdr = &w->pkt[off];
+        uint8_t next = hdr[0];
+        size_t len = type == TERN_IPV6_NH_FRAGMENT ? TERN_IPV6_FRAG_HDR_LEN : ((size_t)hdr[1] + 1) * 8;
+        /* After a Fragment header that is not an atomic fragment, what
+         * follows is not the rest of the datagram: the chain ends. */
+        bool next_nhc = !(type == TERN_IPV6_NH_FRAGMENT && tern_nhc_fragment_ends_chain(tern_load16(&hdr[2]))) &&
+                        tern_nhc_encodable(w, next, off + len, false);
+        (void)tern_nhc_ext_emit(w, type, off, next_nhc);
+        off += len;
+        type = next;
+        nhc = next_nhc;
+    }
+    *consumed = off;
+}
+
+static int compress_check(const tern_iphc_link_t *link, const uint8_t *pkt, size_t pkt_len,
+                          const size_t *consumed)
+{
+    if (!link_valid(link) || pkt == NULL || consumed == NULL) {
+        return -EINVAL;
+    }
+    if (pkt_len < TERN_IPV6_HDR_LEN || (pkt[0] >> 4) != 6) {
+        return -EBADMSG;
+    }
+    return 0;
+}
+
+static void writer_init(iphc_writer_t *w, const tern_iphc_link_t *link, const uint8_t *pkt, size_t pkt_len)
+{
+    w->link = link;
+    w->pkt = pkt;
+    w->datagram = TERN_IPV6_HDR_LEN + (size_t)tern_load16(&pkt[4]);
+    w->end = pkt_len < w->datagram ? pkt_len : w->datagram;
+    w->out = NULL;
+    w->pos = 0;
+    w->nhc = 0;
+}
+
+int tern_iphc_compressed_len(const tern_iphc_link_t *link, const uint8_t *pkt, size_t pkt_len,
+                             size_t *consumed)
+{
+    int res = compress_check(link, pkt, pkt_len, consumed);
+    if (res < 0) {
+        return res;
+    }
+    iphc_writer_t w;
+    writer_init(&w, link, pkt, pkt_len);
+    compress_run(&w, consumed);
+    return (int)w.pos;
+}
+
+int tern_iphc_compress(const tern_iphc_link_t *link, const uint8_t *pkt, size_t pkt_len,
+                       uint8_t *out, size_t out_len, size_t *consumed)
+{
+    int res = compress_check(link, pkt, pkt_len, consumed);
+    if (res < 0) {
+        return res;
+    }
+    if (out == NULL) {
+        return -EINVAL;
+    }
+    /* First the length (STYLE 1: nothing is touched unless it all fits),
+     * then the same choices again, writing. */
+    iphc_writer_t w;
+    size_t used;
+    writer_init(&w, link, pkt, pkt_len);
+    compress_run(&w, &used);
+    if (w.pos > out_len) {
+        return -ENOBUFS;
+    }
+    writer_init(&w, link, pkt, pkt_len);
+    w.out = out;
+    compress_run(&w, consumed);
+    return (int)w.pos;
+}
+
+/* --- decompression --------------------------------------------------------- */
+
+/* The context @p id if it may be used for decompression (§3.1.1: a packet
+ * naming any other must be dropped). */
+static const tern_iphc_context_t *context_for_decompression(const tern_iphc_link_t *link, unsigned id)
+{
+    if (id >= link->context_count || (link->contexts[id].flags & TERN_IPHC_CONTEXT_DECOMPRESS) == 0) {
+        return NULL;
+    }
+    return &link->contexts[id];
+}
+
+/* Expand one address of @p kind, reading its in-line bytes. */
+static int addr_decode(iphc_reader_t *r, uint8_t *addr, addr_kind_t kind,
+                       const tern_iphc_context_t *ctx, const uint8_t *iid)
+{
+    const uint8_t *inl = iphc_take(r, addr_inline_len[kind]);
+    if (inl == NULL) {
+        return -EBADMSG;
+    }
+    return addr_expand(addr, kind, inl, ctx, iid);
+}
+
+/*
+ * Decode one IPHC header into a 40-byte IPv6 header at r->out_pos (Payload
+ * Length left 0 for the caller). @p nh_compressed: NH=1, the next header's
+ * type goes to out[*nh_pos] once known.
+ */
+static int iphc_decode(iphc_reader_t *r, const iphc_encap_t *encap, bool *nh_compressed, size_t *nh_pos)
+{
+    const uint8_t *base = iphc_take(r, 2);
+    if (base == NULL) {
+        return -EBADMSG;
+    }
+    if (!tern_iphc_is_dispatch(base[0])) {
+        return -EPROTO;
+    }
+    unsigned tf = (base[0] >> 3) & 3u;
+    bool nh = (base[0] & 0x04u) != 0;
+    unsigned hlim = base[0] & 3u;
+    bool cid = (base[1] & 0x80u) != 0;
+    addr_kind_t sk = src_kind((base[1] >> 6) & 1u, (base[1] >> 4) & 3u);
+    addr_kind_t dk = dst_kind((base[1] >> 3) & 1u, (base[1] >> 2) & 1u, base[1] & 3u);
+    if (dk == ADDR_RESERVED) {
+        return -EPROTO;
+    }
+    unsigned sci = 0;
+    unsigned dci = 0;
+    if (cid) {
+        const uint8_t *ids = iphc_take(r, 1);
+        if (ids == NULL) {
+            return -EBADMSG;
+        }
+        sci = ids[0] >> 4;
+        dci = ids[0] & 0x0Fu;
+    }
+    const tern_iphc_context_t *sctx = NULL;
+    const tern_iphc_context_t *dctx = NULL;
+    if (addr_kind_uses_context(sk) && (sctx = context_for_decompression(r->link, sci)) == NULL) {
+        return -ENOENT;
+    }
+    if (addr_kind_uses_context(dk) && (dctx = context_for_decompression(r->link, dci)) == NULL) {
+        return -ENOENT;
+    }
+    if (r->ip_count >= sizeof(r->ip_off) / sizeof(r->ip_off[0])) {
+        return -EPROTO;
+    }
+    size_t start = r->out_pos;
+    uint8_t *ip = iphc_reserve(r, TERN_IPV6_HDR_LEN);
+    if (ip == NULL) {
+        return -ENOBUFS;
+    }
+
+    /* §3.2.1: the in-line traffic class is ECN|DSCP; rsv bits are ignored. */
+    static const uint8_t tf_len[4] = { 4, 3, 1, 0 };
+    const uint8_t *t = iphc_take(r, tf_len[tf]);
+    if (t == NULL) {
+        return -EBADMSG;
+    }
+    uint8_t tc = 0;
+    uint32_t flow = 0;
+    switch (tf) {
+    case 0:
+        tc = (uint8_t)((t[0] << 2) | (t[0] >> 6));
+        flow = ((uint32_t)(t[1] & 0x0Fu) << 16) | ((uint32_t)t[2] << 8) | t[3];
+        break;
+    case 1:
+        tc = (uint8_t)(t[0] >> 6);
+        flow = ((uint32_t)(t[0] & 0x0Fu) << 16) | ((uint32_t)t[1] << 8) | t[2];
+        break;
+    case 2:
+        tc = (uint8_t)((t[0] << 2) | (t[0] >> 6));
+        break;
+    default:
+        break;
+    }
+    tern_store32(&ip[0], (UINT32_C(6) << 28) | ((uint32_t)tc << 20) | flow);
+    tern_store16(&ip[4], 0);
+    if (nh) {
+        ip[6] = 0;
+        *nh_pos = start + 6;
+    } else {
+        const uint8_t *next = iphc_take(r, 1);
+        if (next == NULL) {
+            return -EBADMSG;
+        }
+        ip[6] = next[0];
+    }
+    if (hlim == 0) {
+        const uint8_t *h = iphc_take(r, 1);
+        if (h == NULL) {
+            return -EBADMSG;
+        }
+        ip[7] = h[0];
+    } else {
+        static const uint8_t hop_limits[4] = { 0, 1, 64, 255 };
+        ip[7] = hop_limits[hlim];
+    }
+    int res = addr_decode(r, &ip[8], sk, sctx, encap->known[0] ? encap->iid[0] : NULL);
+    if (res < 0) {
+        return res;
+    }
+    res = addr_decode(r, &ip[24], dk, dctx, encap->known[1] ? encap->iid[1] : NULL);
+    if (res < 0) {
+        return res;
+    }
+    r->ip_off[r->ip_count++] = start;
+    *nh_compressed = nh;
+    return 0;
+}
+
+/* Decode the IPHC header and its NHC chain. */
+static int decompress_run(iphc_reader_t *r)
+{
+    iphc_encap_t encap;
+    encap_from_link(&encap, r->link);
+    bool nhc = false;
+    size_t nh_pos = 0;
+    int res = iphc_decode(r, &encap, &nhc, &nh_pos);
+    bool after_ip = true;
+    while (res == 0 && nhc) {
+        if (r->nhc >= TERN_IPHC_NHC_MAX) {
+            return -EPROTO;
+        }
+        r->nhc++;
+        const uint8_t *idp = iphc_take(r, 1);
+        if (idp == NULL) {
+            return -EBADMSG;
+        }
+        uint8_t id = idp[0];
+        if ((id & NHC_UDP_MASK) == NHC_UDP_ID) {
+            r->out[nh_pos] = TERN_IPV6_NH_UDP;
+            return tern_nhc_udp_decode(r, id);
+        }
+        if ((id & NHC_EXT_MASK) != NHC_EXT_ID) {
+            return -ENOTSUP;
+        }
+        if (((id >> 1) & 7u) == NHC_EID_IPV6) {
+            /* §4.2: "the NH bit ... MUST be set to zero"; an IPHC header follows. */
+            if ((id & 1u) != 0) {
+                return -EPROTO;
+            }
+            r->out[nh_pos] = NHC_NH_IPV6;
+            encap_from_ipv6(&encap, &r->out[r->ip_off[r->ip_count - 1]]);
+            res = iphc_decode(r, &encap, &nhc, &nh_pos);
+            after_ip = true;
+            continue;
+        }
+        uint8_t type = 0;
+        size_t next_pos = 0;
+        res = tern_nhc_ext_decode(r, id, after_ip, &type, &nhc, &next_pos);
+        if (res == 0) {
+            r->out[nh_pos] = type;
+            nh_pos = next_pos;
+            after_ip = false;
+        }
+    }
+    return res;
+}
+
+int tern_iphc_decompress(const tern_iphc_link_t *link, const uint8_t *in, size_t in_len,
+                         size_t datagram_size, uint8_t *out, size_t out_len, size_t *consumed)
+{
+    if (!link_valid(link) || in == NULL || out == NULL || consumed == NULL) {
+        return -EINVAL;
+    }
+    if (in_len == 0) {
+        return -EBADMSG;
+    }
+    if (!tern_iphc_is_dispatch(in[0])) {
+        return -EINVAL;
+    }
+    iphc_reader_t r;
+    memset(&r, 0, sizeof(r));
+    r.link = link;
+    r.in = in;
+    r.in_len = in_len;
+    r.out = out;
+    r.out_len = out_len;
+    int res = decompress_run(&r);
+    if (res < 0) {
+        return res;
+    }
+
+    /* §3.2 / §4.3.3: Payload Length and UDP Length from the datagram's size. */
+    size_t payload = in_len - r.in_pos;
+    size_t total = r.out_pos + payload;
+    if (datagram_size != 0) {
+        if (datagram_size < total) {
+            return -EMSGSIZE;
+        }
+        total = datagram_size;
+    }
+    for (unsigned i = 0; i < r.ip_count; i++) {
+        size_t plen = total - r.ip_off[i] - TERN_IPV6_HDR_LEN;
+        if (plen > UINT16_MAX) {
+            return -EMSGSIZE;
+        }
+        tern_store16(&out[r.ip_off[i] + 4], (uint16_t)plen);
+    }
+    if (r.udp) {
+        size_t ulen = total - r.udp_off;
+        if (ulen > UINT16_MAX) {
+            return -EMSGSIZE;
+        }
+        tern_store16(&out[r.udp_off + 4], (uint16_t)ulen);
+    }
+    *consumed = r.in_pos;
+    return (int)r.out_pos;
+}
