@@ -122,6 +122,7 @@ static void event_consider(event_t *best, bool *found, uint64_t t, uint16_t radi
 static bool medium_earliest(const tern_radio_medium_t *medium, event_t *out)
 {
     bool found = false;
+    *out = (event_t){ .time_us = UINT64_MAX };
     for (uint16_t i = 0; i < medium->count; i++) {
         const tern_sim_radio_t *r = medium->radios[i];
         const tern_radio_air_t *data = &r->air[TERN_SIM_RADIO_AIR_DATA];
