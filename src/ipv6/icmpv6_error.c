@@ -141,6 +141,24 @@ static void send_error(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_pkt_t *
                       ipif->cur_hop_limit, msg);
 }
 
+/* The snips of @p pkt other than NETIF, in list order, into @p wire.
+ * @return their count; 0 when there are more than INVOKING_SNIPS (not a
+ * packet shape IPv6 produced: no error is quoted from it). */
+static size_t invoking_snips(const tern_pkt_t *pkt, const tern_pkt_t *wire[INVOKING_SNIPS])
+{
+    size_t n = 0;
+    for (const tern_pkt_t *s = pkt; s != NULL; s = s->next) {
+        if (s->type == TERN_NETTYPE_NETIF) {
+            continue;
+        }
+        if (n == INVOKING_SNIPS) {
+            return 0;
+        }
+        wire[n++] = s;
+    }
+    return n;
+}
+
 void ipv6_icmpv6_error(tern_ipv6_t *ip, tern_pkt_t *pkt, uint8_t type, uint8_t code, uint32_t param)
 {
     const tern_netif_hdr_t *nhdr = tern_netif_hdr_get(pkt);
@@ -148,18 +166,7 @@ void ipv6_icmpv6_error(tern_ipv6_t *ip, tern_pkt_t *pkt, uint8_t type, uint8_t c
     /* The invoking packet in wire order: the snips after IPV6 in the list
      * (reception order) come before it on the wire. */
     const tern_pkt_t *wire[INVOKING_SNIPS];
-    size_t n = 0;
-    bool fits = true;
-    for (const tern_pkt_t *s = pkt; s != NULL && fits; s = s->next) {
-        if (s->type == TERN_NETTYPE_NETIF) {
-            continue;
-        }
-        fits = n < INVOKING_SNIPS; /* otherwise not a packet shape IPv6 produced: give up */
-        if (fits) {
-            wire[n++] = s;
-        }
-    }
-    n = fits ? n : 0;
+    size_t n = invoking_snips(pkt, wire);
     for (size_t i = 0; i < n / 2; i++) {
         const tern_pkt_t *t = wire[i];
         wire[i] = wire[n - 1u - i];
@@ -174,18 +181,7 @@ void ipv6_icmpv6_error_unresolved(tern_ipv6_t *ip, tern_pkt_t *pkt)
 {
     /* Transmission order: [NETIF (outgoing), IPV6, ...] is already wire order. */
     const tern_pkt_t *wire[INVOKING_SNIPS];
-    size_t n = 0;
-    bool fits = true;
-    for (const tern_pkt_t *s = pkt; s != NULL && fits; s = s->next) {
-        if (s->type == TERN_NETTYPE_NETIF) {
-            continue;
-        }
-        fits = n < INVOKING_SNIPS;
-        if (fits) {
-            wire[n++] = s;
-        }
-    }
-    n = fits ? n : 0;
+    size_t n = invoking_snips(pkt, wire);
     tern_ipv6_repr_t hdr;
     if (n == 0 || tern_ipv6_parse(&hdr, wire[0]->data, wire[0]->size) < 0 || ipv6_is_own_address(ip, &hdr.src)) {
         /* Our own packet (or none we can read): nobody to tell but the
