@@ -94,6 +94,33 @@ _Static_assert(TERN_CONF_L2ADDR_MAX >= 6 && TERN_CONF_L2ADDR_MAX <= 16,
 #define TERN_CONF_NETIF_NAME_LEN 8
 #endif
 
+/**
+ * Packets an interface over a confirming device (an IEEE 802.15.4 radio, see
+ * tern_netif_tx_policy_t in netif.h) holds behind the frame in flight; one
+ * more is dropped and counted (tx_queue_full). Default 16: the fragments of
+ * one 1280-byte IPv6 datagram over 802.15.4 (about 14) fit. The packets stay
+ * in pktbuf; the queue holds pointers. Cost: one pointer per entry per
+ * interface (interfaces over other devices send at once and use none).
+ */
+#ifndef TERN_CONF_NETIF_TX_QUEUE
+#define TERN_CONF_NETIF_TX_QUEUE 16
+#endif
+_Static_assert(TERN_CONF_NETIF_TX_QUEUE >= 1 && TERN_CONF_NETIF_TX_QUEUE <= 255,
+               "TERN_CONF_NETIF_TX_QUEUE out of range [1, 255]");
+
+/**
+ * Milliseconds an interface waits for a confirming device to report the
+ * outcome of a frame before it polls the device once more and then gives the
+ * frame up (-ETIMEDOUT, tx_errors): a safety net for a lost interrupt. An
+ * IEEE 802.15.4 radio reports within about 6 ms (longest frame plus
+ * macAckWaitDuration). Default 1000. No memory cost.
+ */
+#ifndef TERN_CONF_NETIF_TX_TIMEOUT_MS
+#define TERN_CONF_NETIF_TX_TIMEOUT_MS 1000u
+#endif
+_Static_assert(TERN_CONF_NETIF_TX_TIMEOUT_MS >= 10 && TERN_CONF_NETIF_TX_TIMEOUT_MS <= 60000,
+               "TERN_CONF_NETIF_TX_TIMEOUT_MS out of range [10, 60000]");
+
 /* ---------------------------------------------------------------- devices */
 
 /**
@@ -287,6 +314,94 @@ _Static_assert(TERN_CONF_IPV6_REDIRECT_TIMEOUT_S >= 1 && TERN_CONF_IPV6_REDIRECT
 _Static_assert(TERN_CONF_IPV6_REACHABLE_RENEW_S >= 60 && TERN_CONF_IPV6_REACHABLE_RENEW_S <= 86400,
                "TERN_CONF_IPV6_REACHABLE_RENEW_S out of range [60, 86400]");
 
+/* ---------------------------------------------------------------- 6LoWPAN Neighbor Discovery */
+
+/**
+ * Registration table of a 6LoWPAN router (6LR/6LBR, RFC 6775 §6.5.2, RFC
+ * 8505 §5), per IPv6 interface: one entry per address a neighbor registered
+ * (address, ROVR/EUI-64, link address, TID, lifetime); registered entries are
+ * the neighbor cache for forwarding on 6LoWPAN links. When full, a new
+ * registration is refused with status 2 "Neighbor Cache Full" (RFC 8505 §4.3,
+ * Table 1) and existing ones stay. Default 8. Cost: about 96 B each, per
+ * interface (TERN_CONF_IPV6_IFS).
+ */
+#ifndef TERN_CONF_IPV6_6LO_REG_TABLE_SIZE
+#define TERN_CONF_IPV6_6LO_REG_TABLE_SIZE 8
+#endif
+_Static_assert(TERN_CONF_IPV6_6LO_REG_TABLE_SIZE >= 1 && TERN_CONF_IPV6_6LO_REG_TABLE_SIZE <= 255,
+               "TERN_CONF_IPV6_6LO_REG_TABLE_SIZE out of range [1, 255]");
+
+/**
+ * Registrations a 6LoWPAN host (6LN) keeps per interface: one per (own
+ * address, default router) pair (RFC 6775 §5.3: register with each default
+ * router). Default 4 (a global address with two routers, or two addresses
+ * with one). Cost: about 56 B each, per interface.
+ */
+#ifndef TERN_CONF_IPV6_6LO_BINDINGS
+#define TERN_CONF_IPV6_6LO_BINDINGS 4
+#endif
+_Static_assert(TERN_CONF_IPV6_6LO_BINDINGS >= 1 && TERN_CONF_IPV6_6LO_BINDINGS <= 64,
+               "TERN_CONF_IPV6_6LO_BINDINGS out of range [1, 64]");
+
+/**
+ * 6LoWPAN contexts (RFC 6775 §4.2, 6CO; RFC 6282 §3.1.2) the IPv6 module
+ * keeps per interface: learnt from Router Advertisements (host) or made from
+ * the advertised prefixes (router). At most 16 (4-bit Context ID). Default
+ * 4. Cost: about 40 B each, per interface.
+ */
+#ifndef TERN_CONF_IPV6_6LO_CONTEXTS
+#define TERN_CONF_IPV6_6LO_CONTEXTS 4
+#endif
+_Static_assert(TERN_CONF_IPV6_6LO_CONTEXTS >= 1 && TERN_CONF_IPV6_6LO_CONTEXTS <= 16,
+               "TERN_CONF_IPV6_6LO_CONTEXTS out of range [1, 16] (RFC 6775 §4.2: 4-bit CID)");
+
+/**
+ * Registration Lifetime a 6LoWPAN host asks for, in minutes (the EARO's
+ * unit, RFC 8505 §4.1); the host refreshes when 90 % of it has passed.
+ * Default 15 (a router failure is noticed within that time; each refresh is
+ * one NS/NA exchange). No memory cost.
+ */
+#ifndef TERN_CONF_IPV6_6LO_REG_LIFETIME_MIN
+#define TERN_CONF_IPV6_6LO_REG_LIFETIME_MIN 15u
+#endif
+_Static_assert(TERN_CONF_IPV6_6LO_REG_LIFETIME_MIN >= 1 && TERN_CONF_IPV6_6LO_REG_LIFETIME_MIN <= 65535,
+               "TERN_CONF_IPV6_6LO_REG_LIFETIME_MIN out of range [1, 65535] (16-bit field, 0 deregisters)");
+
+/**
+ * Seconds a 6LoWPAN host waits before it tries a failed registration again
+ * (no answer after MAX_UNICAST_SOLICIT NSs, or status 2 "Neighbor Cache
+ * Full" / 9 "6LBR Registry Saturated": RFC 8505 §4.3, try later or
+ * elsewhere). Default 60 (MAX_RTR_SOLICITATION_INTERVAL, RFC 6775 §9). No
+ * memory cost.
+ */
+#ifndef TERN_CONF_IPV6_6LO_RETRY_S
+#define TERN_CONF_IPV6_6LO_RETRY_S 60u
+#endif
+_Static_assert(TERN_CONF_IPV6_6LO_RETRY_S >= 1 && TERN_CONF_IPV6_6LO_RETRY_S <= 86400,
+               "TERN_CONF_IPV6_6LO_RETRY_S out of range [1, 86400]");
+
+/**
+ * Valid Lifetime a 6LoWPAN router advertises in its 6LoWPAN Context Options,
+ * in minutes (RFC 6775 §4.2; hosts refresh them by RS before they end,
+ * §5.3). Default 60. No memory cost.
+ */
+#ifndef TERN_CONF_IPV6_6LO_CONTEXT_LIFETIME_MIN
+#define TERN_CONF_IPV6_6LO_CONTEXT_LIFETIME_MIN 60u
+#endif
+_Static_assert(TERN_CONF_IPV6_6LO_CONTEXT_LIFETIME_MIN >= 1 && TERN_CONF_IPV6_6LO_CONTEXT_LIFETIME_MIN <= 65535,
+               "TERN_CONF_IPV6_6LO_CONTEXT_LIFETIME_MIN out of range [1, 65535]");
+
+/**
+ * Valid Lifetime a 6LoWPAN router advertises in its Authoritative Border
+ * Router Option, in minutes (RFC 6775 §4.3: 0 means the default 10000).
+ * Default 10000 (about a week). No memory cost.
+ */
+#ifndef TERN_CONF_IPV6_6LO_ABRO_LIFETIME_MIN
+#define TERN_CONF_IPV6_6LO_ABRO_LIFETIME_MIN 10000u
+#endif
+_Static_assert(TERN_CONF_IPV6_6LO_ABRO_LIFETIME_MIN >= 1 && TERN_CONF_IPV6_6LO_ABRO_LIFETIME_MIN <= 65535,
+               "TERN_CONF_IPV6_6LO_ABRO_LIFETIME_MIN out of range [1, 65535]");
+
 /* ---------------------------------------------------------------- shell */
 
 /** Longest shell line in bytes, including the terminating NUL. */
@@ -362,13 +477,14 @@ _Static_assert(TERN_CONF_MLD_GROUPS >= 1 && TERN_CONF_MLD_GROUPS <= 64, "TERN_CO
 
 /**
  * Radios one simulated radio medium (tern_radio_medium_t) can hold. Default
- * 16: the unit tests' and small simulations' meshes; tern-sim raises it for
- * large ones. Cost per medium: 8 bytes per ordered pair of radios (the link
- * matrix, N * N * 8: 2 KiB for 16) plus 16 bytes per radio, and N / 8 bytes
+ * 64: tern-sim's largest mesh (its SIM_MAX_NODES), the size of the RPL
+ * experiments' 50-node topologies. Simulation only: no device carries a
+ * medium. Cost per medium: 8 bytes per ordered pair of radios (the link
+ * matrix, N * N * 8: 32 KiB for 64) plus 16 bytes per radio, and N / 8 bytes
  * of collision bits in each of a radio's two air records.
  */
 #ifndef TERN_CONF_RADIO_MEDIUM_MAX_RADIOS
-#define TERN_CONF_RADIO_MEDIUM_MAX_RADIOS 16
+#define TERN_CONF_RADIO_MEDIUM_MAX_RADIOS 64
 #endif
 _Static_assert(TERN_CONF_RADIO_MEDIUM_MAX_RADIOS >= 2 && TERN_CONF_RADIO_MEDIUM_MAX_RADIOS <= 1024,
                "TERN_CONF_RADIO_MEDIUM_MAX_RADIOS out of range [2, 1024]");
@@ -385,6 +501,21 @@ _Static_assert(TERN_CONF_RADIO_MEDIUM_MAX_RADIOS >= 2 && TERN_CONF_RADIO_MEDIUM_
 #endif
 _Static_assert(TERN_CONF_SIM_RADIO_RX_QUEUE >= 1 && TERN_CONF_SIM_RADIO_RX_QUEUE <= 64,
                "TERN_CONF_SIM_RADIO_RX_QUEUE out of range [1, 64]");
+
+/* ---------------------------------------------------------------- IEEE 802.15.4 link */
+
+/**
+ * Sources an IEEE 802.15.4 interface remembers the last sequence number of,
+ * to drop retransmissions of a frame it already received (its acknowledgment
+ * was lost). Only frames that request an acknowledgment are checked; when the
+ * table is full the least recently heard source is forgotten. Default 8: a
+ * node's neighbours in a small mesh. Cost: 24 bytes per entry per interface.
+ */
+#ifndef TERN_CONF_IEEE802154_DUP_SOURCES
+#define TERN_CONF_IEEE802154_DUP_SOURCES 8
+#endif
+_Static_assert(TERN_CONF_IEEE802154_DUP_SOURCES >= 1 && TERN_CONF_IEEE802154_DUP_SOURCES <= 255,
+               "TERN_CONF_IEEE802154_DUP_SOURCES out of range [1, 255]");
 
 /* ---------------------------------------------------------------- 6LoWPAN */
 
@@ -416,5 +547,70 @@ _Static_assert(TERN_CONF_SIXLOWPAN_REASS_SLOTS >= 1 && TERN_CONF_SIXLOWPAN_REASS
 #endif
 _Static_assert(TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS >= 1 && TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS <= 60000,
                "TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS out of range [1, 60000] (RFC 4944 §5.3: at most 60 s)");
+
+/* ---------------------------------------------------------------- 6LoWPAN module */
+
+/**
+ * Priority of the 6LoWPAN module (0 most urgent). Default 3: after the
+ * interfaces (2), whose frames it takes, and before IPv6 (4), which it feeds.
+ */
+#ifndef TERN_CONF_SIXLOWPAN_PRIORITY
+#define TERN_CONF_SIXLOWPAN_PRIORITY 3
+#endif
+_Static_assert(TERN_CONF_SIXLOWPAN_PRIORITY >= 0 && TERN_CONF_SIXLOWPAN_PRIORITY <= 255,
+               "TERN_CONF_SIXLOWPAN_PRIORITY out of range [0, 255]");
+
+/**
+ * Message queue length of the 6LoWPAN module (a power of two). It takes the
+ * frames of every 6LoWPAN interface, the datagrams IPv6 sends, its own
+ * "next fragment" message and its timer. Default 16: a burst of fragments
+ * from a neighbour while IPv6 sends. Cost: 12 (32-bit) / 24 (64-bit) B each.
+ */
+#ifndef TERN_CONF_SIXLOWPAN_QUEUE_LEN
+#define TERN_CONF_SIXLOWPAN_QUEUE_LEN 16
+#endif
+_Static_assert((TERN_CONF_SIXLOWPAN_QUEUE_LEN & (TERN_CONF_SIXLOWPAN_QUEUE_LEN - 1)) == 0 &&
+               TERN_CONF_SIXLOWPAN_QUEUE_LEN >= 2 && TERN_CONF_SIXLOWPAN_QUEUE_LEN <= 1024,
+               "TERN_CONF_SIXLOWPAN_QUEUE_LEN must be a power of two in [2, 1024]");
+
+/**
+ * Interfaces one 6LoWPAN module serves. Default 2 (a node with one radio, a
+ * border router with two). Cost: about 420 B each (16 IPHC contexts of 18 B
+ * plus their 8-byte expiry times).
+ */
+#ifndef TERN_CONF_SIXLOWPAN_NETIFS
+#define TERN_CONF_SIXLOWPAN_NETIFS 2
+#endif
+_Static_assert(TERN_CONF_SIXLOWPAN_NETIFS >= 1 && TERN_CONF_SIXLOWPAN_NETIFS <= 64,
+               "TERN_CONF_SIXLOWPAN_NETIFS out of range [1, 64]");
+
+/**
+ * Datagrams being sent in fragments at the same time (one fragment per turn
+ * each, served in turn). A datagram to fragment while every slot is busy is
+ * dropped and counted (tx_busy). Default 2: each holds its whole datagram in
+ * pktbuf until its last fragment is out (up to 1280 B of the 6144 B
+ * default). Cost: about 48 B each plus that pktbuf.
+ */
+#ifndef TERN_CONF_SIXLOWPAN_FRAG_SLOTS
+#define TERN_CONF_SIXLOWPAN_FRAG_SLOTS 2
+#endif
+_Static_assert(TERN_CONF_SIXLOWPAN_FRAG_SLOTS >= 1 && TERN_CONF_SIXLOWPAN_FRAG_SLOTS <= 64,
+               "TERN_CONF_SIXLOWPAN_FRAG_SLOTS out of range [1, 64]");
+
+/**
+ * Longest run of uncompressed IPv6 + extension + UDP headers the module
+ * handles, in bytes: the room decompressed headers of one frame get, and
+ * the datagram prefix it offers the compressor. A received frame whose
+ * headers decompress to more is dropped (rx_headers_too_long); on send,
+ * headers beyond it are sent uncompressed. Default 384: IPv6 (40), UDP (8)
+ * and over 300 bytes of extension headers (an RPL source route of 18
+ * hops); the codec's worst case is TERN_IPHC_DECOMPRESSED_MAX (2152). Cost:
+ * exactly this many bytes, once per module.
+ */
+#ifndef TERN_CONF_SIXLOWPAN_HEADERS_MAX
+#define TERN_CONF_SIXLOWPAN_HEADERS_MAX 384
+#endif
+_Static_assert(TERN_CONF_SIXLOWPAN_HEADERS_MAX >= 48 && TERN_CONF_SIXLOWPAN_HEADERS_MAX <= 2152,
+               "TERN_CONF_SIXLOWPAN_HEADERS_MAX out of range [48, 2152]");
 
 #endif /* TERN_CONFIG_H */

@@ -25,6 +25,7 @@
 #include "tern/netdev.h"
 #include "tern/netif_hdr.h"
 #include "tern/stack.h"
+#include "tern/timer.h"
 
 typedef struct tern_netif tern_netif_t;
 
@@ -43,6 +44,11 @@ enum {
     TERN_NETIF_EVENT_LOST,     /**< device interrupts not delivered: queue full */
     TERN_NETIF_RX_NOT_FOR_US,  /**< frames dropped: addressed to another station or group */
     TERN_NETIF_RX_UNKNOWN_PROTO, /**< frames dropped: protocol (EtherType) not handled */
+    TERN_NETIF_TX_RETRIES,     /**< retransmissions after a missing acknowledgment */
+    TERN_NETIF_TX_NOACK,       /**< frames given up: no acknowledgment after every retry */
+    TERN_NETIF_TX_CHANNEL_BUSY, /**< frames given up: channel access failure (CSMA-CA) */
+    TERN_NETIF_TX_QUEUE_FULL,  /**< packets dropped: transmit queue full */
+    TERN_NETIF_RX_DUPLICATE,   /**< frames dropped: a retransmission already received */
     TERN_NETIF_STAT_NUMOF
 };
 
@@ -50,6 +56,30 @@ enum {
 typedef struct {
     uint32_t counters[TERN_NETIF_STAT_NUMOF]; /**< indexed by TERN_NETIF_... */
 } tern_netif_stats_t;
+
+/**
+ * Transmission over a device that confirms every frame (an IEEE 802.15.4
+ * radio: one frame at a time, the outcome reported once through isr() as
+ * TX_COMPLETE, TX_NOACK or TX_MEDIUM_BUSY; send() answers -ENOBUFS until
+ * then). A link that names one in tern_netif_link_t::tx_policy gets from the
+ * interface: one frame in flight and a FIFO of TERN_CONF_NETIF_TX_QUEUE
+ * packets behind it; unslotted CSMA-CA before every transmission (IEEE
+ * 802.15.4-2006 §7.5.1.4: wait random(2^BE - 1) unit backoff periods, send;
+ * on TX_MEDIUM_BUSY NB + 1, BE + 1 up to max_be, give up when NB exceeds
+ * max_backoffs); up to max_retries retransmissions on TX_NOACK (§7.5.6.4.3),
+ * each with its own CSMA-CA. Each packet's final outcome goes to
+ * tern_pktbuf_release_error() and the TX status hook: 0 (sent, acknowledged
+ * if asked), -EHOSTUNREACH (no acknowledgment after every retry), -EBUSY
+ * (channel access failure), -ETIMEDOUT (the device reported nothing within
+ * TERN_CONF_NETIF_TX_TIMEOUT_MS), or the device's send() error.
+ */
+typedef struct {
+    uint8_t max_retries;        /**< retransmissions after TX_NOACK (macMaxFrameRetries, 0..7) */
+    uint8_t max_backoffs;       /**< channel access attempts after the first (macMaxCSMABackoffs, 0..5) */
+    uint8_t min_be;             /**< first backoff exponent (macMinBE, 0..max_be) */
+    uint8_t max_be;             /**< largest backoff exponent (macMaxBE, 3..8) */
+    uint16_t backoff_period_us; /**< one backoff period (aUnitBackoffPeriod: 20 symbols), us */
+} tern_netif_tx_policy_t;
 
 /** A link layer: converts between link frames and the interface header. */
 typedef struct {
@@ -63,8 +93,9 @@ typedef struct {
      * @return 0 to dispatch; negative errno to drop (the interface releases
      *         @p *pkt and counts it): -EADDRNOTAVAIL (not addressed to this
      *         interface: rx_not_for_us), -EPROTONOSUPPORT (protocol not
-     *         handled: rx_unknown_proto), -ENOMEM (rx_nomem), anything
-     *         else (rx_errors).
+     *         handled: rx_unknown_proto), -ENOMEM (rx_nomem), -EALREADY
+     *         (a duplicate of a frame received before: rx_duplicate),
+     *         anything else (rx_errors).
      */
     int (*recv)(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t *type, uint32_t *demux);
 
@@ -84,6 +115,21 @@ typedef struct {
 
     /** Optional (NULL: none). The same for SET. @return as a SET handler; -ENOTSUP: ask the device. */
     int (*set)(tern_netif_t *netif, tern_netapi_opt_t *opt);
+
+    /**
+     * Optional (NULL: the device's send() is the outcome of a frame, as on
+     * Ethernet, loopback and test devices). The device confirms every frame:
+     * see tern_netif_tx_policy_t.
+     */
+    const tern_netif_tx_policy_t *tx_policy;
+
+    /**
+     * Optional (NULL: netif->mtu). The largest link payload one frame with
+     * interface header @p hdr can carry (IEEE 802.15.4: 127 - MAC header -
+     * 2-byte FCS). 6LoWPAN sizes its fragments with it.
+     * @return bytes (> 0); negative errno if @p hdr cannot be sent.
+     */
+    int (*payload_max)(const tern_netif_t *netif, const tern_netif_hdr_t *hdr);
 } tern_netif_link_t;
 
 /**
@@ -100,6 +146,30 @@ typedef struct {
     tern_netif_capture_fn_t fn; /**< the hook, or NULL */
     void *ctx;                  /**< its first argument */
 } tern_netif_capture_t;
+
+/**
+ * TX status hook: sees the final outcome of every frame an interface handed
+ * to its device (not of packets dropped before: interface down, queue full,
+ * bad header). Runs on the interface's turn, before the packet is released
+ * with the same @p status; must not block or keep @p hdr.
+ * @param[in] ctx            the hook's argument
+ * @param[in] netif          the interface
+ * @param[in] hdr            the packet's interface header (destination, flags)
+ * @param[in] status         0 sent (acknowledged, if it asked for it);
+ *                           -EHOSTUNREACH no acknowledgment after every retry;
+ *                           -EBUSY channel access failure; another negative
+ *                           errno: the device refused the frame or timed out
+ * @param[in] transmissions  times the frame went on the air (attempts that
+ *                           found the channel busy do not count)
+ */
+typedef void (*tern_netif_tx_status_fn_t)(void *ctx, const tern_netif_t *netif, const tern_netif_hdr_t *hdr,
+                                          int status, unsigned transmissions);
+
+/** Value of TERN_NETOPT_TX_STATUS: a TX status hook and its argument (fn NULL: none). */
+typedef struct {
+    tern_netif_tx_status_fn_t fn; /**< the hook, or NULL */
+    void *ctx;                    /**< its first argument */
+} tern_netif_tx_status_t;
 
 /** The raw link: no link header at all (loopback, test devices). */
 extern const tern_netif_link_t tern_netif_link_raw;
@@ -125,6 +195,30 @@ struct tern_netif {
     /** Capture hook, or NULL. Change it with TERN_NETOPT_CAPTURE while the interface runs. */
     tern_netif_capture_fn_t capture;
     void *capture_ctx;                     /**< argument of @ref capture */
+    /** TX status hook, or NULL. Change it with TERN_NETOPT_TX_STATUS while the interface runs. */
+    tern_netif_tx_status_fn_t tx_status;
+    void *tx_status_ctx;                   /**< argument of @ref tx_status */
+    /* Transmission over a confirming device (link->tx_policy); private to netif.c. */
+    tern_pkt_t *tx_queue[TERN_CONF_NETIF_TX_QUEUE]; /**< packets waiting ([NETIF, ...]), FIFO */
+    uint8_t tx_head;                       /**< oldest entry of @ref tx_queue */
+    uint8_t tx_count;                      /**< entries in @ref tx_queue */
+    uint8_t tx_state;                      /**< idle, backing off, in flight */
+    uint8_t tx_transmissions;              /**< times tx_frame went on the air */
+    uint8_t tx_nb;                         /**< CSMA-CA NB: busy channels of this attempt */
+    uint8_t tx_be;                         /**< CSMA-CA BE: backoff exponent */
+    uint8_t tx_event;                      /**< outcome the device reported, not yet handled (0: none) */
+    tern_pkt_t *tx_frame;                  /**< the frame in progress (link header on), or NULL */
+    tern_netif_hdr_t tx_hdr;               /**< its interface header, for the status hook */
+    uint64_t tx_deadline_us;               /**< end of the backoff, or of the wait for the outcome */
+    tern_timer_t tx_timer;                 /**< wakes the interface at tx_deadline_us */
+    uint32_t tx_rng;                       /**< backoff PRNG state (xorshift32), 0: not seeded */
+    /**
+     * Adaptation layer between IPv6 and this interface (6LoWPAN), or NULL
+     * (default). When set, tern_netif_send() hands [NETIF, IPV6, ...] packets
+     * to it (SND) instead of the interface; it sends the frames it makes to
+     * the interface module itself. Set by tern_sixlowpan_netif_attach().
+     */
+    tern_module_t *adaptation;
 };
 
 /**
@@ -161,7 +255,9 @@ tern_netif_t *tern_netif_by_index(tern_stack_t *stack, uint16_t index);
 tern_netif_t *tern_netif_by_name(tern_stack_t *stack, const char *name);
 
 /**
- * Send @p pkt ([NETIF, ...]) out of the interface its header names.
+ * Send @p pkt ([NETIF, ...]) out of the interface its header names. An
+ * IPv6 packet ([NETIF, IPV6, ...]) goes to the interface's adaptation module
+ * (tern_netif_t::adaptation) when it has one, else straight to the interface.
  * @return as tern_netapi_send(); -ENODEV (and @p pkt released) if the header
  *         is missing or names no interface.
  */

@@ -77,6 +77,17 @@ typedef enum {
     /** Destination cache: Redirect next hops, Path MTUs (GET on the IPv6 module; context
      *  ignored). Value: tern_ipv6_dest_list_t (ipv6/ipv6.h). */
     TERN_NETOPT_IPV6_DESTINATIONS,
+    /** TX status hook of an interface (GET/SET): the final outcome of every frame sent.
+     *  Value: tern_netif_tx_status_t (netif.h). */
+    TERN_NETOPT_TX_STATUS,
+    /** 6LoWPAN Neighbor Discovery state of an interface (GET on the IPv6 module; context:
+     *  interface index): registrations, contexts, border router. Value:
+     *  tern_ipv6_6lo_state_t (ipv6/ndp_6lo.h). */
+    TERN_NETOPT_IPV6_6LO,
+    /** An IPHC compression context of a 6LoWPAN interface (SET on its adaptation module,
+     *  tern_netif_t::adaptation; context: interface index). Value:
+     *  tern_sixlowpan_context_config_t (sixlowpan/context.h). */
+    TERN_NETOPT_SIXLOWPAN_CONTEXT,
     /** Number of options; not an option. */
     TERN_NETOPT_NUMOF
 } tern_netopt_t;

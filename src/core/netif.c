@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include "tern/executor.h"
 #include "tern/netapi.h"
 #include "tern/netif.h"
+#include "tern/timer.h"
 
 /** Interfaces are more urgent than protocols: a frame left in a device is lost. */
 #define NETIF_PRIORITY 2u
@@ -21,6 +23,16 @@ static const char *const netif_counter_names[TERN_NETIF_STAT_NUMOF] = {
     [TERN_NETIF_TX_DOWN] = "tx_down",       [TERN_NETIF_TX_MERGED] = "tx_merged",
     [TERN_NETIF_EVENT_LOST] = "event_lost", [TERN_NETIF_RX_NOT_FOR_US] = "rx_not_for_us",
     [TERN_NETIF_RX_UNKNOWN_PROTO] = "rx_unknown_proto",
+    [TERN_NETIF_TX_RETRIES] = "tx_retries", [TERN_NETIF_TX_NOACK] = "tx_noack",
+    [TERN_NETIF_TX_CHANNEL_BUSY] = "tx_channel_busy", [TERN_NETIF_TX_QUEUE_FULL] = "tx_queue_full",
+    [TERN_NETIF_RX_DUPLICATE] = "rx_duplicate",
+};
+
+/** States of the transmission over a confirming device (tern_netif_tx_policy_t). */
+enum {
+    NETIF_TX_IDLE = 0,  /**< no frame in progress */
+    NETIF_TX_BACKOFF,   /**< CSMA-CA: waiting until tx_deadline_us to try the channel */
+    NETIF_TX_IN_FLIGHT, /**< the device has the frame; waiting for its outcome */
 };
 
 /* ------------------------------------------------------------ raw link */
@@ -99,6 +111,7 @@ static void netif_receive_frame(tern_netif_t *netif)
         unsigned counter = (verdict == -EADDRNOTAVAIL)     ? TERN_NETIF_RX_NOT_FOR_US
                            : (verdict == -EPROTONOSUPPORT) ? TERN_NETIF_RX_UNKNOWN_PROTO
                            : (verdict == -ENOMEM)          ? TERN_NETIF_RX_NOMEM
+                           : (verdict == -EALREADY)        ? TERN_NETIF_RX_DUPLICATE
                                                            : TERN_NETIF_RX_ERRORS;
         tern_count(&netif->counters[counter]);
         return;
@@ -133,9 +146,19 @@ static void netif_event_cb(tern_netdev_t *dev, tern_netdev_event_t event)
     case TERN_NETDEV_EVENT_RX_COMPLETE:
         netif_receive_frame(netif);
         break;
+    case TERN_NETDEV_EVENT_TX_COMPLETE:
     case TERN_NETDEV_EVENT_TX_NOACK:
     case TERN_NETDEV_EVENT_TX_MEDIUM_BUSY:
-        tern_count(&netif->counters[TERN_NETIF_TX_ERRORS]);
+        if (netif->link->tx_policy != NULL) {
+            /* Only noted: netif_tx_poll() acts on it once isr() has returned. An
+             * outcome with no frame in flight (one given up after a timeout) is
+             * stale and ignored. */
+            if (netif->tx_state == NETIF_TX_IN_FLIGHT) {
+                netif->tx_event = (uint8_t)event;
+            }
+        } else if (event != TERN_NETDEV_EVENT_TX_COMPLETE) {
+            tern_count(&netif->counters[TERN_NETIF_TX_ERRORS]);
+        }
         break;
     case TERN_NETDEV_EVENT_LINK_UP:
         netif->up = true;
@@ -150,36 +173,59 @@ static void netif_event_cb(tern_netdev_t *dev, tern_netdev_event_t event)
 
 /* ------------------------------------------------------------ send */
 
-static void netif_send_packet(tern_netif_t *netif, tern_pkt_t *pkt)
+/** Tell the TX status hook, if any, the final outcome of a frame. */
+static void netif_report(tern_netif_t *netif, const tern_netif_hdr_t *hdr, int status, unsigned transmissions)
+{
+    if (netif->tx_status != NULL) {
+        netif->tx_status(netif->tx_status_ctx, netif, hdr, status, transmissions);
+    }
+}
+
+/**
+ * Make @p pkt ([NETIF, ...]) private and let the link replace the interface
+ * header by its own; a copy of the interface header goes to @p hdr.
+ * @return the frame; NULL when it was dropped (counted, released with the error).
+ */
+static tern_pkt_t *netif_prepare(tern_netif_t *netif, tern_pkt_t *pkt, tern_netif_hdr_t *hdr)
 {
     tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
-    if (!netif->up) {
-        tern_count(&netif->counters[TERN_NETIF_TX_DOWN]);
-        tern_pktbuf_release_error(pb, pkt, -ENETDOWN);
-        return;
-    }
     /* The header is rewritten: the packet must be ours alone. */
     tern_pkt_t *own = tern_pktbuf_start_write(pb, pkt);
     if (own == NULL) {
         tern_count(&netif->counters[TERN_NETIF_TX_ERRORS]);
         tern_pktbuf_release_error(pb, pkt, -ENOMEM);
-        return;
+        return NULL;
     }
     pkt = own;
+    memset(hdr, 0, sizeof(*hdr));
+    if (pkt->type == TERN_NETTYPE_NETIF && pkt->data != NULL && pkt->size >= sizeof(*hdr)) {
+        memcpy(hdr, pkt->data, sizeof(*hdr));
+    }
     if (pkt->type != TERN_NETTYPE_NETIF || netif->link->send(netif, &pkt) < 0) {
         tern_count(&netif->counters[TERN_NETIF_TX_INVALID]);
         tern_pktbuf_release_error(pb, pkt, -EINVAL);
-        return;
+        return NULL;
     }
+    return pkt;
+}
+
+/**
+ * Hand @p frame (link header on) to the device as a scatter list, and to the
+ * capture hook once the device took it. The frame stays the caller's.
+ * @return as the driver's send().
+ */
+static int netif_transmit(tern_netif_t *netif, const tern_pkt_t *frame)
+{
+    tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
     tern_iolist_t iol[TERN_CONF_NETIF_IOLIST_MAX];
     tern_pkt_t *flat = NULL;
-    int n = tern_pkt_to_iolist(pkt, iol, TERN_CONF_NETIF_IOLIST_MAX);
+    int n = tern_pkt_to_iolist(frame, iol, TERN_CONF_NETIF_IOLIST_MAX);
     if (n == -ENOBUFS) {
         /* Too many snips for one scatter list: send a flat copy (rare; counted).
          * The original stays held until the send is done, for its error report. */
         tern_count(&netif->counters[TERN_NETIF_TX_MERGED]);
-        flat = tern_pktbuf_add(pb, NULL, NULL, tern_pkt_len(pkt), TERN_NETTYPE_RAW);
-        n = (flat != NULL && tern_pkt_copy_out(pkt, flat->data, flat->size) >= 0)
+        flat = tern_pktbuf_add(pb, NULL, NULL, tern_pkt_len(frame), TERN_NETTYPE_RAW);
+        n = (flat != NULL && tern_pkt_copy_out(frame, flat->data, flat->size) >= 0)
                 ? tern_pkt_to_iolist(flat, iol, TERN_CONF_NETIF_IOLIST_MAX)
                 : -ENOMEM;
     }
@@ -188,20 +234,272 @@ static void netif_send_packet(tern_netif_t *netif, tern_pkt_t *pkt)
         netif->capture(netif->capture_ctx, iol, (size_t)n, true);
     }
     tern_pktbuf_release(pb, flat);
+    return res;
+}
+
+/** Send over a device whose send() is the outcome (Ethernet, loopback, test devices). */
+static void netif_send_now(tern_netif_t *netif, tern_pkt_t *pkt)
+{
+    tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
+    tern_netif_hdr_t hdr;
+    pkt = netif_prepare(netif, pkt, &hdr);
+    if (pkt == NULL) {
+        return;
+    }
+    int res = netif_transmit(netif, pkt);
     if (res < 0) {
         tern_count(&netif->counters[TERN_NETIF_TX_ERRORS]);
+        netif_report(netif, &hdr, res, 0);
         tern_pktbuf_release_error(pb, pkt, res);
         return;
     }
     tern_count(&netif->counters[TERN_NETIF_TX_PACKETS]);
     __atomic_fetch_add(&netif->counters[TERN_NETIF_TX_BYTES], (uint32_t)res, __ATOMIC_RELAXED);
+    netif_report(netif, &hdr, 0, 1);
     tern_pktbuf_release_error(pb, pkt, 0);
+}
+
+/* ------------------------------------------------------------ send: confirming devices */
+
+/**
+ * Next backoff draw (xorshift32). Seeded on first use from the link address
+ * and the index (FNV-1a), so that stations with different addresses draw
+ * different backoffs and a simulation with the same addresses repeats itself.
+ */
+static uint32_t netif_random(tern_netif_t *netif)
+{
+    uint32_t x = netif->tx_rng;
+    if (x == 0u) {
+        x = 2166136261u;
+        for (unsigned i = 0; i < netif->l2addr_len; i++) {
+            x = (x ^ netif->l2addr[i]) * 16777619u;
+        }
+        x = (x ^ netif->index) * 16777619u;
+        x = (x != 0u) ? x : 1u;
+    }
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    netif->tx_rng = x;
+    return x;
+}
+
+/** Enter @p state until @p delay_us from now; the timer wakes the interface then. */
+static void netif_tx_wait(tern_netif_t *netif, uint8_t state, uint64_t delay_us)
+{
+    netif->tx_state = state;
+    netif->tx_deadline_us = tern_executor_now(netif->module.exec) + delay_us;
+    if (delay_us > 0u) {
+        (void)tern_timer_set_absolute(&netif->tx_timer, netif->tx_deadline_us);
+    } else {
+        tern_timer_cancel(&netif->tx_timer);
+    }
+}
+
+/** CSMA-CA delay: random(2^BE - 1) unit backoff periods (IEEE 802.15.4-2006 §7.5.1.4, step (2)). */
+static void netif_csma_backoff(tern_netif_t *netif)
+{
+    const tern_netif_tx_policy_t *policy = netif->link->tx_policy;
+    uint32_t periods = netif_random(netif) & ((1u << netif->tx_be) - 1u);
+    netif_tx_wait(netif, NETIF_TX_BACKOFF, (uint64_t)periods * policy->backoff_period_us);
+}
+
+/** A new channel access for the frame: NB = 0, BE = macMinBE (§7.5.1.4, step (1)). */
+static void netif_csma_start(tern_netif_t *netif)
+{
+    netif->tx_nb = 0;
+    netif->tx_be = netif->link->tx_policy->min_be;
+    netif_csma_backoff(netif);
+}
+
+/** The frame is done: tell the hook, release it with @p status, become idle. */
+static void netif_tx_finish(tern_netif_t *netif, int status)
+{
+    tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
+    tern_pkt_t *frame = netif->tx_frame;
+    netif->tx_frame = NULL;
+    netif->tx_state = NETIF_TX_IDLE;
+    netif->tx_event = 0;
+    tern_timer_cancel(&netif->tx_timer);
+    if (status == 0) {
+        tern_count(&netif->counters[TERN_NETIF_TX_PACKETS]);
+        __atomic_fetch_add(&netif->counters[TERN_NETIF_TX_BYTES], (uint32_t)tern_pkt_len(frame),
+                           __ATOMIC_RELAXED);
+    }
+    netif_report(netif, &netif->tx_hdr, status, netif->tx_transmissions);
+    tern_pktbuf_release_error(pb, frame, status);
+}
+
+/**
+ * The channel was busy (or the device still was): NB + 1, BE + 1 up to
+ * macMaxBE; channel access failure once NB exceeds macMaxCSMABackoffs
+ * (§7.5.1.4, steps (4) and (5)).
+ */
+static void netif_csma_busy(tern_netif_t *netif)
+{
+    const tern_netif_tx_policy_t *policy = netif->link->tx_policy;
+    netif->tx_nb++;
+    if (netif->tx_nb > policy->max_backoffs) {
+        tern_count(&netif->counters[TERN_NETIF_TX_CHANNEL_BUSY]);
+        netif_tx_finish(netif, -EBUSY);
+        return;
+    }
+    if (netif->tx_be < policy->max_be) {
+        netif->tx_be++;
+    }
+    netif_csma_backoff(netif);
+}
+
+/** Backoff over: hand the frame to the device (its CCA is step (3) of §7.5.1.4). */
+static void netif_tx_attempt(tern_netif_t *netif)
+{
+    /* In flight before send(): a device that reports from inside send() is noted too. */
+    netif->tx_event = 0;
+    netif_tx_wait(netif, NETIF_TX_IN_FLIGHT, (uint64_t)TERN_CONF_NETIF_TX_TIMEOUT_MS * 1000u);
+    int res = netif_transmit(netif, netif->tx_frame);
+    if (res >= 0) {
+        return;
+    }
+    netif->tx_event = 0;
+    if (res == -ENOBUFS) {
+        /* The device still holds a frame (one given up after a timeout): as a busy channel. */
+        netif_csma_busy(netif);
+        return;
+    }
+    tern_count(&netif->counters[TERN_NETIF_TX_ERRORS]);
+    netif_tx_finish(netif, res);
+}
+
+/** The device reported the outcome of the frame in flight. */
+static void netif_tx_outcome(tern_netif_t *netif, tern_netdev_event_t event)
+{
+    const tern_netif_tx_policy_t *policy = netif->link->tx_policy;
+    switch (event) {
+    case TERN_NETDEV_EVENT_TX_COMPLETE:
+        netif->tx_transmissions++;
+        netif_tx_finish(netif, 0);
+        break;
+    case TERN_NETDEV_EVENT_TX_NOACK:
+        /* IEEE 802.15.4-2006 §7.5.6.4.3: retransmit (same frame, same sequence
+         * number) up to macMaxFrameRetries times, each after CSMA-CA. */
+        netif->tx_transmissions++;
+        if (netif->tx_transmissions > policy->max_retries || netif->tx_transmissions == UINT8_MAX) {
+            tern_count(&netif->counters[TERN_NETIF_TX_NOACK]);
+            netif_tx_finish(netif, -EHOSTUNREACH);
+        } else {
+            tern_count(&netif->counters[TERN_NETIF_TX_RETRIES]);
+            netif_csma_start(netif);
+        }
+        break;
+    default: /* TERN_NETDEV_EVENT_TX_MEDIUM_BUSY */
+        netif_csma_busy(netif);
+        break;
+    }
+}
+
+/** Take the next packet of the queue and start its first channel access. */
+static void netif_tx_begin(tern_netif_t *netif)
+{
+    tern_pkt_t *pkt = netif->tx_queue[netif->tx_head];
+    netif->tx_queue[netif->tx_head] = NULL;
+    netif->tx_head = (uint8_t)((netif->tx_head + 1u) % TERN_CONF_NETIF_TX_QUEUE);
+    netif->tx_count--;
+    if (!netif->up) {
+        tern_count(&netif->counters[TERN_NETIF_TX_DOWN]);
+        tern_pktbuf_release_error(&netif->module.stack->pktbuf, pkt, -ENETDOWN);
+        return;
+    }
+    tern_pkt_t *frame = netif_prepare(netif, pkt, &netif->tx_hdr);
+    if (frame == NULL) {
+        return;
+    }
+    netif->tx_frame = frame;
+    netif->tx_transmissions = 0;
+    netif_csma_start(netif);
+}
+
+/**
+ * Drive the transmission until it has to wait (for the backoff timer, the
+ * device's outcome or a packet). Runs at the end of every device, packet and
+ * timer message the interface handles, so that an expiry lost to a full queue is made up for
+ * by the messages that filled it.
+ */
+static void netif_tx_poll(tern_netif_t *netif)
+{
+    if (netif->link->tx_policy == NULL) {
+        return;
+    }
+    for (;;) {
+        uint64_t now = tern_executor_now(netif->module.exec);
+        switch (netif->tx_state) {
+        case NETIF_TX_IDLE:
+            if (netif->tx_count == 0u) {
+                return;
+            }
+            netif_tx_begin(netif);
+            break;
+        case NETIF_TX_BACKOFF:
+            if (now < netif->tx_deadline_us) {
+                return;
+            }
+            netif_tx_attempt(netif);
+            break;
+        default: /* NETIF_TX_IN_FLIGHT */
+            if (netif->tx_event != 0u) {
+                tern_netdev_event_t event = (tern_netdev_event_t)netif->tx_event;
+                netif->tx_event = 0;
+                netif_tx_outcome(netif, event);
+                break;
+            }
+            if (now < netif->tx_deadline_us) {
+                return;
+            }
+            /* No outcome in time: maybe its interrupt was lost. Ask once more. */
+            netif->dev->driver->isr(netif->dev);
+            if (netif->tx_event == 0u && netif->tx_state == NETIF_TX_IN_FLIGHT) {
+                tern_count(&netif->counters[TERN_NETIF_TX_ERRORS]);
+                netif_tx_finish(netif, -ETIMEDOUT);
+            }
+            break;
+        }
+    }
+}
+
+static void netif_send_packet(tern_netif_t *netif, tern_pkt_t *pkt)
+{
+    tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
+    if (!netif->up) {
+        tern_count(&netif->counters[TERN_NETIF_TX_DOWN]);
+        tern_pktbuf_release_error(pb, pkt, -ENETDOWN);
+        return;
+    }
+    if (netif->link->tx_policy == NULL) {
+        netif_send_now(netif, pkt);
+        return;
+    }
+    if (netif->tx_count >= TERN_CONF_NETIF_TX_QUEUE) {
+        tern_count(&netif->counters[TERN_NETIF_TX_QUEUE_FULL]);
+        tern_pktbuf_release_error(pb, pkt, -ENOBUFS);
+        return;
+    }
+    /* Queued even when idle: netif_tx_poll() starts it right after this message. */
+    netif->tx_queue[(netif->tx_head + netif->tx_count) % TERN_CONF_NETIF_TX_QUEUE] = pkt;
+    netif->tx_count++;
 }
 
 /* ------------------------------------------------------------ options */
 
 static int netif_get(tern_netif_t *netif, tern_netapi_opt_t *opt)
 {
+    /* The link answers first: it may own an option the interface would answer
+     * otherwise (IEEE 802.15.4: TERN_NETOPT_ADDRESS is the short address,
+     * while netif->l2addr holds the extended one). */
+    if (netif->link->get != NULL) {
+        int res = netif->link->get(netif, opt);
+        if (res != -ENOTSUP) {
+            return res;
+        }
+    }
     switch (opt->opt) {
     case TERN_NETOPT_ADDRESS:
         if (opt->data_len < netif->l2addr_len) {
@@ -229,6 +527,14 @@ static int netif_get(tern_netif_t *netif, tern_netapi_opt_t *opt)
         memcpy(opt->data, &cap, sizeof(cap));
         return (int)sizeof(cap);
     }
+    case TERN_NETOPT_TX_STATUS: {
+        if (opt->data_len < sizeof(tern_netif_tx_status_t)) {
+            return -EOVERFLOW;
+        }
+        const tern_netif_tx_status_t hook = { .fn = netif->tx_status, .ctx = netif->tx_status_ctx };
+        memcpy(opt->data, &hook, sizeof(hook));
+        return (int)sizeof(hook);
+    }
     case TERN_NETOPT_STATS: {
         if (opt->data_len < sizeof(tern_netif_stats_t)) {
             return -EOVERFLOW;
@@ -240,18 +546,20 @@ static int netif_get(tern_netif_t *netif, tern_netapi_opt_t *opt)
         memcpy(opt->data, &stats, sizeof(stats));
         return (int)sizeof(stats);
     }
-    default: {
-        int res = (netif->link->get != NULL) ? netif->link->get(netif, opt) : -ENOTSUP;
-        if (res != -ENOTSUP) {
-            return res;
-        }
+    default:
         return netif->dev->driver->get(netif->dev, opt->opt, opt->data, opt->data_len);
-    }
     }
 }
 
 static int netif_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
 {
+    /* The link first, as for GET. */
+    if (netif->link->set != NULL) {
+        int res = netif->link->set(netif, opt);
+        if (res != -ENOTSUP) {
+            return res;
+        }
+    }
     switch (opt->opt) {
     case TERN_NETOPT_PROTO: {
         uint16_t proto;
@@ -291,16 +599,22 @@ static int netif_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
         netif->capture_ctx = cap.ctx;
         return (int)sizeof(cap);
     }
+    case TERN_NETOPT_TX_STATUS: {
+        /* On the interface's turn, as the capture hook: no outcome is being reported now. */
+        tern_netif_tx_status_t hook;
+        if (opt->data_len != sizeof(hook)) {
+            return -EINVAL;
+        }
+        memcpy(&hook, opt->data, sizeof(hook));
+        netif->tx_status = hook.fn;
+        netif->tx_status_ctx = hook.ctx;
+        return (int)sizeof(hook);
+    }
     case TERN_NETOPT_STATS:
     case TERN_NETOPT_ADDR_LEN:
         return -ENOTSUP; /* read-only here */
-    default: {
-        int res = (netif->link->set != NULL) ? netif->link->set(netif, opt) : -ENOTSUP;
-        if (res != -ENOTSUP) {
-            return res;
-        }
+    default:
         return netif->dev->driver->set(netif->dev, opt->opt, opt->data, opt->data_len);
-    }
     }
 }
 
@@ -315,9 +629,16 @@ static int netif_handle(tern_module_t *self, tern_msg_t *msg)
         /* Clear first: an interrupt arriving during isr() posts again. */
         __atomic_store_n(&netif->event_pending, 0u, __ATOMIC_RELEASE);
         netif->dev->driver->isr(netif->dev);
+        netif_tx_poll(netif);
         return 0;
     case TERN_MSG_SND:
         netif_send_packet(netif, msg->content.pkt);
+        netif_tx_poll(netif);
+        return 0;
+    case TERN_MSG_TIMER:
+        /* The backoff or the wait for an outcome ended (or a stale expiry:
+         * the poll compares tx_deadline_us with the time). */
+        netif_tx_poll(netif);
         return 0;
     case TERN_MSG_RCV:
         /* Nothing comes up into an interface from above: drop, counted. */
@@ -365,6 +686,7 @@ int tern_netif_add_ctx(tern_stack_t *stack, tern_netif_t *netif, const char *nam
     if (res < 0) {
         return res;
     }
+    tern_timer_init(&netif->tx_timer, &netif->module, TERN_MSG_TIMER, 0);
     res = dev->driver->init(dev);
     if (res < 0) {
         return res;
@@ -432,6 +754,11 @@ int tern_netif_send(tern_stack_t *stack, tern_pkt_t *pkt)
         tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_INVALID]);
         tern_pktbuf_release(&stack->pktbuf, pkt);
         return -ENODEV;
+    }
+    if (netif->adaptation != NULL && pkt->type == TERN_NETTYPE_NETIF && pkt->next != NULL &&
+        pkt->next->type == TERN_NETTYPE_IPV6) {
+        /* 6LoWPAN compresses and fragments, then sends to the interface itself. */
+        return tern_netapi_send(netif->adaptation, pkt);
     }
     return tern_netapi_send(&netif->module, pkt);
 }

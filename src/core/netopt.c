@@ -25,10 +25,13 @@ const char *tern_netopt_name(tern_netopt_t opt)
         [TERN_NETOPT_IPV6_ROUTE_ADD] = "ipv6_route_add",
         [TERN_NETOPT_IPV6_ROUTE_DEL] = "ipv6_route_del",
         [TERN_NETOPT_IPV6_DESTINATIONS] = "ipv6_destinations",
+        [TERN_NETOPT_IPV6_6LO] = "ipv6_6lo",
+        [TERN_NETOPT_SIXLOWPAN_CONTEXT] = "sixlowpan_context",
         [TERN_NETOPT_MCAST_JOIN] = "mcast_join",
         [TERN_NETOPT_MCAST_LEAVE] = "mcast_leave",
         [TERN_NETOPT_MCAST_GROUPS] = "mcast_groups",
         [TERN_NETOPT_CAPTURE] = "capture",
+        [TERN_NETOPT_TX_STATUS] = "tx_status",
     };
     if ((unsigned)opt >= TERN_NETOPT_NUMOF) {
         return "?";

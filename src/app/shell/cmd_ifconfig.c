@@ -93,14 +93,16 @@ static void print_netif(tern_shell_t *sh, tern_netif_t *netif)
     char addr_text[3 * TERN_CONF_L2ADDR_MAX + 8];
     tern_netif_stats_t st;
 
-    (void)tern_netapi_get(m, TERN_NETOPT_MAX_PDU_SIZE, 0, &mtu, sizeof(mtu));
+    /* The interface's MTU is the IP layer's (6LoWPAN: 1280, RFC 4944 §4);
+     * the device's frame size shows on the radio line below. */
+    mtu = netif->mtu;
     (void)tern_netapi_get(m, TERN_NETOPT_PROTO, 0, &proto, sizeof(proto));
     (void)tern_netapi_get(m, TERN_NETOPT_STATE, 0, &state, sizeof(state));
     if (tern_netapi_get(m, TERN_NETOPT_DEVICE_TYPE, 0, &devtype, sizeof(devtype)) < 0) {
         devtype = TERN_NETDEV_TYPE_UNKNOWN;
     }
-    int alen = tern_netapi_get(m, TERN_NETOPT_ADDRESS, 0, addr, sizeof(addr));
-    format_l2addr(addr_text, sizeof(addr_text), addr, (alen > 0) ? (size_t)alen : 0u);
+    /* The link address IPv6 uses (802.15.4: the extended address). */
+    format_l2addr(addr_text, sizeof(addr_text), netif->l2addr, netif->l2addr_len);
     if (tern_netapi_get(m, TERN_NETOPT_STATS, 0, &st, sizeof(st)) < 0) {
         memset(&st, 0, sizeof(st));
     }
@@ -110,6 +112,19 @@ static void print_netif(tern_shell_t *sh, tern_netif_t *netif)
                       netif->link->name, device_type_name(devtype), (unsigned)mtu,
                       state ? "up" : "down", tern_nettype_name((tern_nettype_t)proto));
     tern_shell_printf(sh, "          L2 address: %s\n", addr_text);
+    uint16_t pan = 0, channel = 0, frame = 0;
+    if (tern_netapi_get(m, TERN_NETOPT_NID, 0, &pan, sizeof(pan)) >= 0 &&
+        tern_netapi_get(m, TERN_NETOPT_CHANNEL, 0, &channel, sizeof(channel)) >= 0) {
+        /* A radio (IEEE 802.15.4): PAN, channel, short address, frame size. */
+        int alen = tern_netapi_get(m, TERN_NETOPT_ADDRESS, 0, addr, sizeof(addr));
+        if (alen == 2 && addr[0] == 0xffu && addr[1] == 0xffu) {
+            alen = 0; /* 0xffff: no short address (IEEE 802.15.4-2006 §7.4.2, macShortAddress) */
+        }
+        format_l2addr(addr_text, sizeof(addr_text), addr, (alen > 0) ? (size_t)alen : 0u);
+        (void)tern_netapi_get(m, TERN_NETOPT_MAX_PDU_SIZE, 0, &frame, sizeof(frame));
+        tern_shell_printf(sh, "          PAN: 0x%04x  channel: %u  short address: %s  max frame: %u\n",
+                          (unsigned)pan, (unsigned)channel, addr_text, (unsigned)frame);
+    }
     for (tern_shell_netif_hook_t *h = sh->netif_hooks; h != NULL; h = h->next) {
         h->print(sh, netif, h->ctx);
     }

@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The IEEE 802.15.4 link layer (IEEE 802.15.4-2006 §7.2.1, §7.5.1.4,
+ *        §7.5.6.2, §7.5.6.4; RFC 4944 §3, §6).
+ *
+ * This file converts frames and keeps the MAC's settings; the transmission
+ * itself (one frame in flight, CSMA-CA, retries, outcome reports) is the
+ * interface's, driven by the policy below (netif.c, tern_netif_tx_policy_t).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tern/executor.h"
+#include "tern/link/ieee802154.h"
+#include "tern/netapi.h"
+
+/** The MAC attributes' defaults (IEEE 802.15.4-2006 Table 86, §7.4.1). */
+static const tern_netif_tx_policy_t ieee802154_tx_policy = {
+    .max_retries = TERN_IEEE802154_MAX_FRAME_RETRIES_DEFAULT,
+    .max_backoffs = TERN_IEEE802154_MAX_CSMA_BACKOFFS,
+    .min_be = TERN_IEEE802154_MIN_BE,
+    .max_be = TERN_IEEE802154_MAX_BE,
+    .backoff_period_us = TERN_IEEE802154_UNIT_BACKOFF_US,
+};
+
+/** True when @p mac has a short address (not 0xffff "none", not 0xfffe "use the extended one"). */
+static bool has_short_addr(const tern_ieee802154_link_t *mac)
+{
+    uint16_t a = (uint16_t)(((unsigned)mac->short_addr[0] << 8) | mac->short_addr[1]);
+    return a != TERN_IEEE802154_SHORT_ADDR_BROADCAST && a != TERN_IEEE802154_SHORT_ADDR_NONE;
+}
+
+/* ------------------------------------------------------------ receive */
+
+/**
+ * Third-level filtering (IEEE 802.15.4-2006 §7.5.6.2) of a data frame: a
+ * destination address (this interface is never a PAN coordinator, so a frame
+ * without one is not for it), the PAN ID ours or broadcast, the address ours
+ * or the broadcast short address. The radio filtered already; this check
+ * keeps the link right over a device that does not (or is promiscuous).
+ * @return true if the frame is for this interface; @p *unicast true when it
+ *         names this interface's own address.
+ */
+static bool frame_is_for_us(const tern_ieee802154_link_t *mac, const tern_ieee802154_repr_t *repr, bool *unicast)
+{
+    *unicast = false;
+    if (repr->dst.len == 0u) {
+        return false;
+    }
+    if (repr->dst_pan != TERN_IEEE802154_PAN_ID_BROADCAST && repr->dst_pan != mac->pan_id) {
+        return false;
+    }
+    if (repr->dst.len == TERN_IEEE802154_SHORT_ADDR_LEN) {
+        if (tern_ieee802154_addr_is_broadcast(&repr->dst)) {
+            return true;
+        }
+        *unicast = has_short_addr(mac) && memcmp(repr->dst.u8, mac->short_addr, TERN_IEEE802154_SHORT_ADDR_LEN) == 0;
+        return *unicast;
+    }
+    *unicast = memcmp(repr->dst.u8, mac->long_addr, TERN_IEEE802154_EXT_ADDR_LEN) == 0;
+    return *unicast;
+}
+
+/**
+ * Duplicate rejection: a sender that missed our acknowledgment retransmits
+ * the frame with the same sequence number (§7.2.1.2, §7.5.6.4.3), and its
+ * payload must go up once. Remember the last number per recent source; the
+ * least recently heard source makes room for a new one.
+ * @return true if the frame repeats the last one heard from its source.
+ */
+static bool frame_is_duplicate(tern_ieee802154_link_t *mac, const tern_ieee802154_repr_t *repr, uint64_t now)
+{
+    tern_ieee802154_dup_t *slot = &mac->dup[0];
+    for (unsigned i = 0; i < TERN_CONF_IEEE802154_DUP_SOURCES; i++) {
+        tern_ieee802154_dup_t *e = &mac->dup[i];
+        if (e->len == repr->src.len && memcmp(e->addr, repr->src.u8, e->len) == 0) {
+            bool duplicate = e->seq == repr->seq && now - e->heard_us < TERN_IEEE802154_DUP_WINDOW_US;
+            e->seq = repr->seq;
+            e->heard_us = now;
+            return duplicate;
+        }
+        if (slot->len != 0u && (e->len == 0u || e->heard_us < slot->heard_us)) {
+            slot = e; /* a free entry, else the least recently heard */
+        }
+    }
+    memcpy(slot->addr, repr->src.u8, repr->src.len);
+    slot->len = repr->src.len;
+    slot->seq = repr->seq;
+    slot->heard_us = now;
+    return false;
+}
+
+static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t *type, uint32_t *demux)
+{
+    tern_ieee802154_link_t *mac = netif->link_ctx;
+    tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
+    tern_pkt_t *frame = *pkt;
+    tern_ieee802154_repr_t repr;
+    int hdr_len = tern_ieee802154_parse(&repr, frame->data, frame->size);
+    if (hdr_len < 0) {
+        /* Reserved or 2015-only frame kinds are well formed but not ours to
+         * decode; everything else (truncated, secured, too long) is an error. */
+        return (hdr_len == -EPROTONOSUPPORT) ? -EPROTONOSUPPORT : -EBADMSG;
+    }
+    if (repr.frame_type != TERN_IEEE802154_FRAME_TYPE_DATA) {
+        return -EPROTONOSUPPORT; /* beacons, MAC commands, stray acknowledgments */
+    }
+    bool unicast = false;
+    if (!frame_is_for_us(mac, &repr, &unicast) && !mac->promiscuous) {
+        return -EADDRNOTAVAIL;
+    }
+    if (repr.src.len == 0u || (size_t)hdr_len >= frame->size) {
+        /* 6LoWPAN needs the source (RFC 4944 §6) and something to decode. */
+        return -EBADMSG;
+    }
+    if (unicast && repr.ack_request &&
+        frame_is_duplicate(mac, &repr, tern_executor_now(netif->module.exec))) {
+        return -EALREADY;
+    }
+    tern_netif_hdr_t *nh = tern_netif_hdr_get(frame);
+    if (nh == NULL) {
+        return -EINVAL;
+    }
+    /* Mark the MAC header off ([payload, IEEE802154, NETIF]) and drop it:
+     * everything the layers above need from it is in the interface header. */
+    tern_pkt_t *hdr = tern_pktbuf_mark(pb, frame, (size_t)hdr_len, TERN_NETTYPE_IEEE802154);
+    if (hdr == NULL) {
+        return -ENOMEM;
+    }
+    frame = tern_pktbuf_remove_snip(pb, frame, hdr);
+
+    memcpy(nh->src, repr.src.u8, repr.src.len);
+    nh->src_len = repr.src.len;
+    memcpy(nh->dst, repr.dst.u8, repr.dst.len);
+    nh->dst_len = repr.dst.len;
+    if (tern_ieee802154_addr_is_broadcast(&repr.dst)) {
+        nh->flags |= TERN_NETIF_HDR_FLAG_BROADCAST;
+    }
+    frame->type = TERN_NETTYPE_SIXLOWPAN;
+    *pkt = frame;
+    *type = TERN_NETTYPE_SIXLOWPAN;
+    *demux = TERN_NETREG_DEMUX_CTX_ALL;
+    return 0;
+}
+
+/* ------------------------------------------------------------ send */
+
+/**
+ * The MAC header a packet with interface header @p nh gets (sequence number
+ * 0: the caller sets it).
+ * @return 0; -EINVAL for a destination length other than 0, 2 and 8.
+ */
+static int header_for(const tern_ieee802154_link_t *mac, const tern_netif_hdr_t *nh, tern_ieee802154_repr_t *repr)
+{
+    memset(repr, 0, sizeof(*repr));
+    repr->frame_type = TERN_IEEE802154_FRAME_TYPE_DATA;
+    repr->frame_version = TERN_IEEE802154_FRAME_VERSION_2006;
+    if (nh->dst_len == 0u || (nh->flags & (TERN_NETIF_HDR_FLAG_BROADCAST | TERN_NETIF_HDR_FLAG_MULTICAST)) != 0u) {
+        /* RFC 4944 §3: 0xffff is the broadcast address; multicast goes there
+         * too. Broadcast frames are never acknowledged (2006 §7.5.6.4). */
+        tern_ieee802154_addr_set_short(&repr->dst, TERN_IEEE802154_SHORT_ADDR_BROADCAST);
+    } else if (nh->dst_len == TERN_IEEE802154_SHORT_ADDR_LEN) {
+        repr->dst.len = TERN_IEEE802154_SHORT_ADDR_LEN;
+        memcpy(repr->dst.u8, nh->dst, TERN_IEEE802154_SHORT_ADDR_LEN);
+        repr->ack_request = !tern_ieee802154_addr_is_broadcast(&repr->dst);
+    } else if (nh->dst_len == TERN_IEEE802154_EXT_ADDR_LEN) {
+        tern_ieee802154_addr_set_ext(&repr->dst, nh->dst);
+        repr->ack_request = true;
+    } else {
+        return -EINVAL;
+    }
+    if (nh->src_len == TERN_IEEE802154_SHORT_ADDR_LEN && has_short_addr(mac)) {
+        repr->src.len = TERN_IEEE802154_SHORT_ADDR_LEN;
+        memcpy(repr->src.u8, mac->short_addr, TERN_IEEE802154_SHORT_ADDR_LEN);
+    } else {
+        tern_ieee802154_addr_set_ext(&repr->src, mac->long_addr);
+    }
+    /* Both addresses in our PAN: one PAN ID field (§7.2.1.1.5). */
+    repr->pan_id_compression = true;
+    repr->dst_pan = mac->pan_id;
+    repr->src_pan = mac->pan_id;
+    return 0;
+}
+
+/** Longest frame (no FCS) this interface sends: the device's, within aMaxPHYPacketSize. */
+static size_t frame_max(const tern_ieee802154_link_t *mac)
+{
+    return (mac->max_frame != 0u && mac->max_frame < TERN_IEEE802154_MAX_FRAME_LEN) ? mac->max_frame
+                                                                                   : TERN_IEEE802154_MAX_FRAME_LEN;
+}
+
+static int ieee802154_send(tern_netif_t *netif, tern_pkt_t **pkt)
+{
+    tern_ieee802154_link_t *mac = netif->link_ctx;
+    tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
+    tern_pkt_t *netif_snip = *pkt;
+    const tern_netif_hdr_t *nh = netif_snip->data;
+    if (nh == NULL || netif_snip->size < sizeof(*nh)) {
+        return -EINVAL;
+    }
+    tern_ieee802154_repr_t repr;
+    int res = header_for(mac, nh, &repr);
+    if (res < 0) {
+        return res;
+    }
+    repr.seq = mac->seq;
+    int hdr_len = tern_ieee802154_hdr_len(&repr);
+    size_t payload_len = tern_pkt_len(netif_snip->next);
+    if (hdr_len < 0 || (size_t)hdr_len + payload_len > frame_max(mac)) {
+        return -EMSGSIZE;
+    }
+    tern_pkt_t *hdr = tern_pktbuf_add(pb, NULL, NULL, (size_t)hdr_len, TERN_NETTYPE_IEEE802154);
+    if (hdr == NULL) {
+        return -ENOMEM;
+    }
+    res = tern_ieee802154_emit(&repr, payload_len, hdr->data, hdr->size);
+    if (res < 0) {
+        tern_pktbuf_release(pb, hdr);
+        return res;
+    }
+    *pkt = tern_pktbuf_replace_snip(pb, *pkt, netif_snip, hdr);
+    mac->seq++; /* macDSN: one counter per interface, incremented per frame (§7.2.1.2) */
+    return 0;
+}
+
+static int ieee802154_payload_max(const tern_netif_t *netif, const tern_netif_hdr_t *hdr)
+{
+    const tern_ieee802154_link_t *mac = netif->link_ctx;
+    tern_ieee802154_repr_t repr;
+    if (mac == NULL || hdr == NULL || header_for(mac, hdr, &repr) < 0) {
+        return -EINVAL;
+    }
+    int hdr_len = tern_ieee802154_hdr_len(&repr);
+    if (hdr_len < 0) {
+        return hdr_len;
+    }
+    return (int)(frame_max(mac) - (size_t)hdr_len);
+}
+
+/* ------------------------------------------------------------ options */
+
+static int ieee802154_get(tern_netif_t *netif, tern_netapi_opt_t *opt)
+{
+    const tern_ieee802154_link_t *mac = netif->link_ctx;
+    switch (opt->opt) {
+    case TERN_NETOPT_ADDRESS:
+        if (opt->data_len < sizeof(mac->short_addr)) {
+            return -EOVERFLOW;
+        }
+        memcpy(opt->data, mac->short_addr, sizeof(mac->short_addr));
+        return (int)sizeof(mac->short_addr);
+    case TERN_NETOPT_ADDRESS_LONG:
+        if (opt->data_len < sizeof(mac->long_addr)) {
+            return -EOVERFLOW;
+        }
+        memcpy(opt->data, mac->long_addr, sizeof(mac->long_addr));
+        return (int)sizeof(mac->long_addr);
+    case TERN_NETOPT_NID:
+        return tern_netopt_put_u16(opt->data, opt->data_len, mac->pan_id);
+    case TERN_NETOPT_CHANNEL:
+        return tern_netopt_put_u16(opt->data, opt->data_len, mac->channel);
+    case TERN_NETOPT_MAX_PDU_SIZE:
+        return tern_netopt_put_u16(opt->data, opt->data_len, (uint16_t)frame_max(mac));
+    case TERN_NETOPT_PROMISCUOUS:
+        if (opt->data_len < 1u) {
+            return -EOVERFLOW;
+        }
+        *(uint8_t *)opt->data = mac->promiscuous ? 1u : 0u;
+        return 1;
+    default:
+        return -ENOTSUP;
+    }
+}
+
+/** Read a uint16_t option of @p dev into @p out. @return 0; negative errno (then @p out is unchanged). */
+static int device_get_u16(tern_netdev_t *dev, tern_netopt_t opt, uint16_t *out)
+{
+    uint16_t v = 0;
+    int res = dev->driver->get(dev, opt, &v, sizeof(v));
+    if (res < 0) {
+        return res;
+    }
+    if (res != (int)sizeof(v)) {
+        return -EINVAL;
+    }
+    *out = v;
+    return 0;
+}
+
+static int ieee802154_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
+{
+    tern_ieee802154_link_t *mac = netif->link_ctx;
+    tern_netdev_t *dev = netif->dev;
+    uint16_t v16 = 0;
+    switch (opt->opt) {
+    case TERN_NETOPT_ADDRESS:
+    case TERN_NETOPT_ADDRESS_LONG: {
+        bool is_long = opt->opt == TERN_NETOPT_ADDRESS_LONG;
+        size_t len = is_long ? sizeof(mac->long_addr) : sizeof(mac->short_addr);
+        if (opt->data == NULL || opt->data_len != len) {
+            return -EINVAL;
+        }
+        /* The device first: its filter decides what reaches us. */
+        int res = dev->driver->set(dev, opt->opt, opt->data, opt->data_len);
+        if (res < 0) {
+            return res;
+        }
+        memcpy(is_long ? mac->long_addr : mac->short_addr, opt->data, len);
+        if (is_long) {
+            memcpy(netif->l2addr, mac->long_addr, sizeof(mac->long_addr));
+            netif->l2addr_len = (uint8_t)sizeof(mac->long_addr);
+        }
+        return (int)len;
+    }
+    case TERN_NETOPT_NID:
+    case TERN_NETOPT_CHANNEL:
+    case TERN_NETOPT_MAX_PDU_SIZE: {
+        if (tern_netopt_take_u16(opt->data, opt->data_len, &v16) < 0) {
+            return -EINVAL;
+        }
+        int res = dev->driver->set(dev, opt->opt, opt->data, opt->data_len);
+        if (res < 0) {
+            return res;
+        }
+        if (opt->opt == TERN_NETOPT_NID) {
+            mac->pan_id = v16;
+        } else if (opt->opt == TERN_NETOPT_CHANNEL) {
+            mac->channel = v16;
+        } else {
+            /* The device may round or clamp: keep what it says now. */
+            (void)device_get_u16(dev, TERN_NETOPT_MAX_PDU_SIZE, &mac->max_frame);
+        }
+        return res;
+    }
+    case TERN_NETOPT_PROMISCUOUS: {
+        if (opt->data == NULL || opt->data_len != 1u) {
+            return -EINVAL;
+        }
+        /* Our filter is ours; a device that filters too is told as well. */
+        int res = dev->driver->set(dev, opt->opt, opt->data, opt->data_len);
+        if (res < 0 && res != -ENOTSUP) {
+            return res;
+        }
+        mac->promiscuous = (*(const uint8_t *)opt->data != 0u);
+        return 1;
+    }
+    default:
+        return -ENOTSUP;
+    }
+}
+
+const tern_netif_link_t tern_netif_link_ieee802154 = {
+    .name = "ieee802154",
+    .recv = ieee802154_recv,
+    .send = ieee802154_send,
+    .get = ieee802154_get,
+    .set = ieee802154_set,
+    .tx_policy = &ieee802154_tx_policy,
+    .payload_max = ieee802154_payload_max,
+};
+
+/* ------------------------------------------------------------ set-up */
+
+int tern_ieee802154_netif_add(tern_stack_t *stack, tern_netif_t *netif, tern_ieee802154_link_t *mac,
+                              const char *name, tern_netdev_t *dev)
+{
+    if (stack == NULL || netif == NULL || mac == NULL || name == NULL || dev == NULL || dev->driver == NULL) {
+        return -EINVAL;
+    }
+    memset(mac, 0, sizeof(*mac));
+    /* The copies are complete before the interface's first turn: no frame is
+     * ever filtered or built with settings the device does not have. */
+    if (dev->driver->get(dev, TERN_NETOPT_ADDRESS_LONG, mac->long_addr, sizeof(mac->long_addr)) !=
+        (int)sizeof(mac->long_addr)) {
+        return -EINVAL;
+    }
+    if (dev->driver->get(dev, TERN_NETOPT_ADDRESS, mac->short_addr, sizeof(mac->short_addr)) !=
+        (int)sizeof(mac->short_addr)) {
+        mac->short_addr[0] = 0xffu; /* none */
+        mac->short_addr[1] = 0xffu;
+    }
+    mac->pan_id = TERN_IEEE802154_PAN_ID_BROADCAST;
+    (void)device_get_u16(dev, TERN_NETOPT_NID, &mac->pan_id);
+    (void)device_get_u16(dev, TERN_NETOPT_CHANNEL, &mac->channel);
+    mac->max_frame = TERN_IEEE802154_MAX_FRAME_LEN;
+    (void)device_get_u16(dev, TERN_NETOPT_MAX_PDU_SIZE, &mac->max_frame);
+    /* macDSN starts at a random value (2006 Table 86); a hash of the extended
+     * address (FNV-1a) differs between stations and repeats between runs. */
+    uint32_t h = 2166136261u;
+    for (unsigned i = 0; i < sizeof(mac->long_addr); i++) {
+        h = (h ^ mac->long_addr[i]) * 16777619u;
+    }
+    mac->seq = (uint8_t)(h ^ (h >> 8) ^ (h >> 16) ^ (h >> 24));
+
+    int res = tern_netif_add_ctx(stack, netif, name, dev, &tern_netif_link_ieee802154, mac, TERN_NETTYPE_SIXLOWPAN);
+    if (res < 0) {
+        return res;
+    }
+    /* IPv6 derives its interface identifiers from the EUI-64 (RFC 4944 §6). */
+    memcpy(netif->l2addr, mac->long_addr, sizeof(mac->long_addr));
+    netif->l2addr_len = (uint8_t)sizeof(mac->long_addr);
+    return 0;
+}
