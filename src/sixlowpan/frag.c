@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The 6LoWPAN send path: IPHC/NHC compression and fragmentation, one
+ *        fragment per turn of the module (RFC 4944 §5.3, RFC 6282 §2).
+ *
+ * Read first: RFC 4944 §5.3 (FRAG1/FRAGN, datagram_size, datagram_offset in
+ * units of 8 octets, datagram_tag); RFC 6282 §2 ("datagram_size and
+ * datagram_offset values ... MUST be computed on the uncompressed IPv6
+ * datagram"; a header that does not fit in the first fragment MUST NOT be
+ * compressed); thesis 5.3.4 (a long send must not starve reception).
+ *
+ * Fragment layout, for a link payload of M bytes (payload_max):
+ * - FRAG1: 4-byte header, the compressed headers (C bytes, standing for U
+ *   uncompressed bytes), then datagram bytes from U up to the largest
+ *   multiple of 8 of the uncompressed datagram that fits: the next fragment's
+ *   offset must be a multiple of 8 in the UNCOMPRESSED datagram, so
+ *   U + payload bytes is rounded down to 8, not C + payload bytes.
+ * - FRAGN: 5-byte header, then floor((M - 5) / 8) * 8 datagram bytes; the
+ *   last one what is left.
+ * When the compressed headers and that alignment do not fit in the first
+ * fragment, the datagram goes uncompressed (dispatch 0x41, RFC 4944 §5.1)
+ * rather than with headers compressed outside the first fragment.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sixlowpan_internal.h"
+#include "tern/netapi.h"
+#include "tern/wire/sixlowpan.h"
+
+/** Largest datagram FRAG1/FRAGN can describe (11-bit datagram_size). */
+#define DATAGRAM_MAX TERN_SIXLOWPAN_FRAG_SIZE_MAX
+/** IPv6 fixed header (RFC 8200 §3). */
+#define IPV6_HDR_LEN 40u
+
+static const uint8_t broadcast_short[SIXLOWPAN_BROADCAST_LEN] = { 0xff, 0xff };
+
+/** Round @p n down to a multiple of 8 (a fragment unit). */
+static size_t floor8(size_t n)
+{
+    return n & ~(size_t)(TERN_SIXLOWPAN_FRAG_UNIT - 1u);
+}
+
+/**
+ * Copy bytes [@p offset, @p offset + @p len) of the packet @p pkt (snips in
+ * order, NETERR snips skipped) to @p out.
+ * @return 0; -EMSGSIZE when the packet is shorter.
+ */
+static int copy_range(const tern_pkt_t *pkt, size_t offset, uint8_t *out, size_t len)
+{
+    for (const tern_pkt_t *s = pkt; s != NULL && len > 0; s = s->next) {
+        if (s->type == TERN_NETTYPE_NETERR) {
+            continue;
+        }
+        if (offset >= s->size) {
+            offset -= s->size;
+            continue;
+        }
+        size_t take = (size_t)s->size - offset;
+        if (take > len) {
+            take = len;
+        }
+        memcpy(out, (const uint8_t *)s->data + offset, take);
+        out += take;
+        len -= take;
+        offset = 0;
+    }
+    return (len == 0) ? 0 : -EMSGSIZE;
+}
+
+/**
+ * Put an interface header (a copy of @p hdr) in front of @p payload and
+ * hand the frame to the interface.
+ * @return 0; -ENOMEM (no pktbuf, @p payload released); -ENOBUFS (the
+ *         interface's queue was full, the frame released). Counted.
+ */
+static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const tern_netif_hdr_t *hdr,
+                      tern_pkt_t *payload)
+{
+    tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
+    tern_pkt_t *frame = tern_netif_hdr_build(pb, payload, NULL, 0, NULL, 0);
+    if (frame == NULL) {
+        sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM);
+        tern_pktbuf_release(pb, payload);
+        return -ENOMEM;
+    }
+    memcpy(frame->data, hdr, sizeof(*hdr));
+    int res = tern_netapi_send(&lif->netif->module, frame);
+    if (res < 0) {
+        if (res != -ENOBUFS) {
+            tern_pktbuf_release(pb, frame); /* not attached: still ours */
+        }
+        sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_LINK_REFUSED);
+        return -ENOBUFS;
+    }
+    sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_FRAMES);
+    return 0;
+}
+
+/** The largest link payload of one frame with @p hdr (contract: NULL payload_max means the MTU). */
+static int link_payload_max(const tern_netif_t *netif, const tern_netif_hdr_t *hdr)
+{
+    if (netif->link->payload_max != NULL) {
+        return netif->link->payload_max(netif, hdr);
+    }
+    return netif->mtu;
+}
+
+/** Drop @p pkt (a datagram to send): counted, released with @p err for its error report. */
+static void drop(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt, tern_sixlowpan_stat_t counter, int err)
+{
+    sixlowpan_count(lowpan, counter);
+    tern_pktbuf_release_error(&lowpan->module.stack->pktbuf, pkt, err);
+}
+
+bool sixlowpan_fragmenting(const tern_sixlowpan_t *lowpan)
+{
+    for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; i++) {
+        if (lowpan->frags[i].pkt != NULL) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static tern_sixlowpan_frag_t *free_slot(tern_sixlowpan_t *lowpan)
+{
+    for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; i++) {
+        if (lowpan->frags[i].pkt == NULL) {
+            return &lowpan->frags[i];
+        }
+    }
+    return NULL;
+}
+
+/**
+ * The interface header every frame of the datagram carries: @p nh with the
+ * source set to the interface's address when it names none, and a multicast
+ * IPv6 destination or a missing link destination turned into the broadcast
+ * address (short 0xffff; IEEE 802.15.4 has no link multicast).
+ */
+static void frame_header(const tern_netif_t *netif, const tern_netif_hdr_t *nh, bool ipv6_multicast,
+                         tern_netif_hdr_t *out)
+{
+    *out = *nh;
+    if (out->src_len != 2u && out->src_len != 8u && (netif->l2addr_len == 2u || netif->l2addr_len == 8u)) {
+        memcpy(out->src, netif->l2addr, netif->l2addr_len);
+        out->src_len = netif->l2addr_len;
+    }
+    bool broadcast = ipv6_multicast ||
+                     (out->flags & (TERN_NETIF_HDR_FLAG_BROADCAST | TERN_NETIF_HDR_FLAG_MULTICAST)) != 0 ||
+                     (out->dst_len != 2u && out->dst_len != 8u);
+    if (broadcast) {
+        out->flags = (uint8_t)((out->flags & ~TERN_NETIF_HDR_FLAG_MULTICAST) | TERN_NETIF_HDR_FLAG_BROADCAST);
+        memcpy(out->dst, broadcast_short, SIXLOWPAN_BROADCAST_LEN);
+        out->dst_len = SIXLOWPAN_BROADCAST_LEN;
+    }
+    out->flags = (uint8_t)(out->flags & ~TERN_NETIF_HDR_FLAG_MORE_DATA);
+    out->if_index = netif->index;
+}
+
+/**
+ * Send the datagram whole in one frame: @p comp_len compressed header bytes
+ * (compressed again into the frame) standing for @p consumed bytes, then the rest.
+ */
+static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const tern_netif_hdr_t *hdr,
+                       const tern_iphc_link_t *link, tern_pkt_t *pkt, size_t hdrs_len, size_t size,
+                       size_t comp_len, size_t consumed)
+{
+    tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
+    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, NULL, comp_len + (size - consumed), TERN_NETTYPE_SIXLOWPAN);
+    if (payload == NULL) {
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_NOMEM, -ENOMEM);
+        return;
+    }
+    uint8_t *out = payload->data;
+    size_t again = 0;
+    int n = tern_iphc_compress(link, lowpan->scratch, hdrs_len, out, comp_len, &again);
+    if (n != (int)comp_len || again != consumed || copy_range(pkt->next, consumed, out + comp_len, size - consumed) < 0) {
+        tern_pktbuf_release(pb, payload); /* cannot happen: the same input, sized before */
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
+        return;
+    }
+    int res = send_frame(lowpan, lif, hdr, payload);
+    tern_pktbuf_release_error(pb, pkt, res);
+}
+
+/**
+ * Start sending @p pkt in fragments: the FRAG1 now, the FRAGNs on later turns.
+ * @p comp_len / @p consumed as in send_whole(); @p room the link payload.
+ */
+static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const tern_netif_hdr_t *hdr,
+                                const tern_iphc_link_t *link, tern_pkt_t *pkt, size_t hdrs_len, size_t size,
+                                size_t comp_len, size_t consumed, size_t room)
+{
+    tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
+    tern_sixlowpan_frag_t *slot = free_slot(lowpan);
+    size_t per_fragment = (room > TERN_SIXLOWPAN_FRAGN_LEN) ? floor8(room - TERN_SIXLOWPAN_FRAGN_LEN) : 0u;
+    if (per_fragment == 0) {
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_TOO_BIG, -EMSGSIZE); /* frames too small for 8 bytes of data */
+        return;
+    }
+    if (slot == NULL) {
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_BUSY, -ENOBUFS);
+        return;
+    }
+    /* The first fragment ends at a multiple of 8 of the uncompressed datagram
+     * (the next offset counts uncompressed octets, RFC 6282 §2). */
+    size_t after_hdr = room - TERN_SIXLOWPAN_FRAG1_LEN; /* room > FRAGN_LEN > FRAG1_LEN */
+    bool compressed = comp_len <= after_hdr && floor8(consumed + (after_hdr - comp_len)) >= consumed;
+    size_t head_len;  /* bytes of the FRAG1 payload before the datagram bytes */
+    size_t data_from; /* uncompressed offset those datagram bytes start at */
+    size_t data_end;  /* uncompressed offset the FRAG1 ends at */
+    if (compressed) {
+        head_len = comp_len;
+        data_from = consumed;
+        data_end = floor8(consumed + (after_hdr - comp_len));
+    } else {
+        /* RFC 6282 §2: headers that do not fit in the first fragment are not
+         * compressed: the whole datagram goes as uncompressed IPv6. */
+        head_len = TERN_SIXLOWPAN_IPV6_DISPATCH_LEN;
+        data_from = 0;
+        data_end = floor8(after_hdr - TERN_SIXLOWPAN_IPV6_DISPATCH_LEN);
+        if (data_end == 0) {
+            drop(lowpan, pkt, TERN_SIXLOWPAN_TX_TOO_BIG, -EMSGSIZE);
+            return;
+        }
+    }
+    if (data_end >= size) {
+        /* Cannot happen: the datagram would have fitted one frame (IPHC never
+         * takes more than the headers plus the 0x41 octet). */
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
+        return;
+    }
+    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, NULL, TERN_SIXLOWPAN_FRAG1_LEN + head_len + (data_end - data_from),
+                                          TERN_NETTYPE_SIXLOWPAN);
+    if (payload == NULL) {
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_NOMEM, -ENOMEM);
+        return;
+    }
+    uint8_t *out = payload->data;
+    tern_sixlowpan_frag_repr_t frag = { .first = true, .datagram_size = (uint16_t)size,
+                                        .datagram_tag = lif->next_tag, .datagram_offset = 0 };
+    int ok = tern_sixlowpan_frag_emit(&frag, out, TERN_SIXLOWPAN_FRAG1_LEN);
+    if (ok >= 0 && compressed) {
+        size_t again = 0;
+        int n = tern_iphc_compress(link, lowpan->scratch, hdrs_len, out + TERN_SIXLOWPAN_FRAG1_LEN, comp_len, &again);
+        ok = (n == (int)comp_len && again == consumed) ? 0 : -EINVAL;
+    } else if (ok >= 0) {
+        ok = tern_sixlowpan_ipv6_dispatch_emit(out + TERN_SIXLOWPAN_FRAG1_LEN, TERN_SIXLOWPAN_IPV6_DISPATCH_LEN);
+        sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_UNCOMPRESSED);
+    }
+    if (ok >= 0) {
+        ok = copy_range(pkt->next, data_from, out + TERN_SIXLOWPAN_FRAG1_LEN + head_len, data_end - data_from);
+    }
+    if (ok < 0) {
+        tern_pktbuf_release(pb, payload); /* cannot happen: sizes checked above */
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
+        return;
+    }
+    lif->next_tag++;
+    sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_FRAGMENTED);
+    tern_netif_hdr_t first = *hdr;
+    first.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
+    int res = send_frame(lowpan, lif, &first, payload);
+    if (res < 0) {
+        tern_pktbuf_release_error(pb, pkt, res); /* the rest would be useless */
+        return;
+    }
+    slot->pkt = pkt;
+    slot->lif = lif;
+    slot->hdr = *hdr;
+    slot->size = (uint16_t)size;
+    slot->offset = (uint16_t)data_end;
+    slot->tag = frag.datagram_tag;
+    slot->per_fragment = (uint16_t)per_fragment;
+    /* The module's handler queues the next turn (kick_fragmentation). */
+}
+
+void sixlowpan_send(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
+{
+    sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_DATAGRAMS);
+    const tern_netif_hdr_t *nh = (pkt->type == TERN_NETTYPE_NETIF && pkt->size >= sizeof(tern_netif_hdr_t))
+                                     ? (const tern_netif_hdr_t *)pkt->data
+                                     : NULL;
+    tern_sixlowpan_if_t *lif = (nh != NULL) ? sixlowpan_if_find(lowpan, nh->if_index) : NULL;
+    if (lif == NULL || pkt->next == NULL || pkt->next->type != TERN_NETTYPE_IPV6) {
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
+        return;
+    }
+    size_t size = tern_pkt_len(pkt->next);
+    if (size > DATAGRAM_MAX) {
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_TOO_BIG, -EMSGSIZE); /* RFC 4944 §5.3: 11 bits */
+        return;
+    }
+    /* The headers, contiguous, for the compressor (only headers entirely
+     * within these bytes are compressed; the rest is sent as it is). */
+    size_t hdrs_len = (size < sizeof(lowpan->scratch)) ? size : sizeof(lowpan->scratch);
+    if (size < IPV6_HDR_LEN || copy_range(pkt->next, 0, lowpan->scratch, hdrs_len) < 0 ||
+        (lowpan->scratch[0] >> 4) != 6u) {
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
+        return;
+    }
+    tern_netif_t *netif = lif->netif;
+    tern_netif_hdr_t hdr;
+    frame_header(netif, nh, lowpan->scratch[24] == 0xffu /* destination ff00::/8 */, &hdr);
+    tern_iphc_link_t link;
+    sixlowpan_iphc_link(lif, tern_stack_now(lowpan->module.stack), hdr.src, hdr.src_len, hdr.dst, hdr.dst_len,
+                        &link);
+    size_t consumed = 0;
+    int comp = tern_iphc_compressed_len(&link, lowpan->scratch, hdrs_len, &consumed);
+    int room = link_payload_max(netif, &hdr);
+    if (comp < 0) {
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
+        return;
+    }
+    if (room <= 0) {
+        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_TOO_BIG, -EMSGSIZE);
+        return;
+    }
+    if ((size_t)comp + (size - consumed) <= (size_t)room) {
+        send_whole(lowpan, lif, &hdr, &link, pkt, hdrs_len, size, (size_t)comp, consumed);
+        return;
+    }
+    send_first_fragment(lowpan, lif, &hdr, &link, pkt, hdrs_len, size, (size_t)comp, consumed, (size_t)room);
+}
+
+/** Send the next FRAGN of @p slot; free the slot after the last one. */
+static void send_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
+{
+    tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
+    size_t left = (size_t)slot->size - slot->offset;
+    size_t chunk = (left > slot->per_fragment) ? slot->per_fragment : left;
+    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, NULL, TERN_SIXLOWPAN_FRAGN_LEN + chunk, TERN_NETTYPE_SIXLOWPAN);
+    int res = (payload != NULL) ? 0 : -ENOMEM;
+    if (res == 0) {
+        uint8_t *out = payload->data;
+        /* RFC 4944 §5.3: datagram_offset in units of 8 octets of the uncompressed datagram. */
+        tern_sixlowpan_frag_repr_t frag = { .first = false, .datagram_size = slot->size, .datagram_tag = slot->tag,
+                                            .datagram_offset = (uint8_t)(slot->offset / TERN_SIXLOWPAN_FRAG_UNIT) };
+        if (tern_sixlowpan_frag_emit(&frag, out, TERN_SIXLOWPAN_FRAGN_LEN) < 0 ||
+            copy_range(slot->pkt->next, slot->offset, out + TERN_SIXLOWPAN_FRAGN_LEN, chunk) < 0) {
+            tern_pktbuf_release(pb, payload); /* cannot happen: checked when the datagram started */
+            sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_INVALID);
+            res = -EINVAL;
+        }
+    } else {
+        sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM);
+    }
+    if (res == 0) {
+        tern_netif_hdr_t hdr = slot->hdr;
+        if (chunk < left) {
+            hdr.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
+        }
+        res = send_frame(lowpan, slot->lif, &hdr, payload);
+    }
+    slot->offset = (uint16_t)(slot->offset + chunk);
+    if (res < 0 || slot->offset >= slot->size) {
+        /* Done, or a fragment lost here: the rest would be of no use
+         * (RFC 4944 §5.3 has no retransmission). The datagram's pktbuf goes now. */
+        tern_pktbuf_release_error(pb, slot->pkt, res);
+        memset(slot, 0, sizeof(*slot));
+    }
+}
+
+void sixlowpan_send_next_fragment(tern_sixlowpan_t *lowpan)
+{
+    /* Round robin: each datagram in fragmentation gets one fragment in turn. */
+    for (size_t k = 0; k < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; k++) {
+        size_t i = (lowpan->frag_next + k) % TERN_CONF_SIXLOWPAN_FRAG_SLOTS;
+        if (lowpan->frags[i].pkt != NULL) {
+            lowpan->frag_next = (uint8_t)((i + 1u) % TERN_CONF_SIXLOWPAN_FRAG_SLOTS);
+            send_fragment(lowpan, &lowpan->frags[i]);
+            return;
+        }
+    }
+}
