@@ -117,6 +117,16 @@ static void mark_duplicate(tern_ipv6_addrs_t *t, tern_ipv6_if_addr_t *a)
     t->ops->duplicate(t->ctx, &a->addr);
 }
 
+/* DAD (or registration) done: PREFERRED, or DEPRECATED when the preferred lifetime is over. */
+static void make_usable(tern_ipv6_addrs_t *t, tern_ipv6_if_addr_t *a, uint64_t now_us)
+{
+    a->deadline_us = NO_DEADLINE;
+    a->state = (a->preferred_until <= now_us) ? TERN_IPV6_ADDR_DEPRECATED : TERN_IPV6_ADDR_PREFERRED;
+    if (t->ops->ready != NULL) {
+        t->ops->ready(t->ctx, &a->addr);
+    }
+}
+
 bool tern_ipv6_addrs_ns_received(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *target,
                                  const tern_ipv6_addr_t *source)
 {
@@ -181,6 +191,35 @@ int tern_ipv6_addrs_slaac(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *prefix, 
     return 0;
 }
 
+void tern_ipv6_addrs_set_register_first(tern_ipv6_addrs_t *t, bool on, uint64_t now_us)
+{
+    t->register_first = on;
+    if (on) {
+        return;
+    }
+    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
+        tern_ipv6_if_addr_t *a = &t->addrs[i];
+        if (a->used && a->state == TERN_IPV6_ADDR_TENTATIVE && a->deadline_us == NO_DEADLINE) {
+            a->deadline_us = now_us; /* waiting for a registration: finish at the next tick */
+        }
+    }
+}
+
+int tern_ipv6_addrs_registered(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *addr, bool duplicate,
+                               uint64_t now_us)
+{
+    tern_ipv6_if_addr_t *a = tern_ipv6_addrs_find(t, addr);
+    if (a == NULL) {
+        return -ENOENT;
+    }
+    if (duplicate && a->state != TERN_IPV6_ADDR_DUPLICATE) {
+        mark_duplicate(t, a); /* also a usable one: a refresh can find another owner */
+    } else if (!duplicate && a->state == TERN_IPV6_ADDR_TENTATIVE) {
+        make_usable(t, a, now_us);
+    }
+    return 0;
+}
+
 uint64_t tern_ipv6_addrs_next_deadline(const tern_ipv6_addrs_t *t)
 {
     uint64_t next = NO_DEADLINE;
@@ -218,14 +257,13 @@ void tern_ipv6_addrs_tick(tern_ipv6_addrs_t *t, uint64_t now_us)
                 a->dad_sent++;
                 a->deadline_us = now_us + t->retrans_timer_us;
                 t->ops->send_dad_ns(t->ctx, &a->addr);
+            } else if (t->register_first && !tern_ipv6_addr_is_link_local(&a->addr)) {
+                /* RFC 6775 §5.5 / RFC 8505 §5.1: usable once a router
+                 * confirmed the registration (tern_ipv6_addrs_registered()). */
+                a->deadline_us = NO_DEADLINE;
             } else {
                 /* §5.4: no answer within RetransTimer after the last probe. */
-                a->deadline_us = NO_DEADLINE;
-                a->state = (a->preferred_until <= now_us) ? TERN_IPV6_ADDR_DEPRECATED
-                                                          : TERN_IPV6_ADDR_PREFERRED;
-                if (t->ops->ready != NULL) {
-                    t->ops->ready(t->ctx, &a->addr);
-                }
+                make_usable(t, a, now_us);
             }
         } else if (a->state == TERN_IPV6_ADDR_PREFERRED && a->preferred_until <= now_us) {
             a->state = TERN_IPV6_ADDR_DEPRECATED; /* §5.5.4 */

@@ -149,7 +149,7 @@ void ipv6_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_l
         }
         return;
     }
-    (void)tern_nc_send(&out->nc, &next_hop, frame, ipv6_now(ip));
+    ipv6_resolve_send(ip, out, &next_hop, frame); /* neighbor cache, or 6LoWPAN rules */
 }
 
 int ipv6_forward_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)

@@ -90,6 +90,9 @@ static void send_na(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_
 static void ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
                        const uint8_t *b, size_t len)
 {
+    if (ipif->lowpan.enabled && ipv6_6lo_ns_receive(ip, ipif, hdr, b, len)) {
+        return; /* an address registration (RFC 6775 §6.5, ndp_6lo.c) */
+    }
     tern_ndp_ns_repr_t ns;
     if (tern_ndp_check_ip(b, len, &hdr->src, &hdr->dst, hdr->hop_limit) < 0 ||
         tern_ndp_ns_parse(&ns, b, len) < 0) {
@@ -123,14 +126,18 @@ static void ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_re
 static void na_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
                        const uint8_t *b, size_t len)
 {
+    if (ipif->lowpan.enabled && ipv6_6lo_na_receive(ip, ipif, hdr, b, len)) {
+        return; /* the answer to a registration (RFC 6775 §5.5.2, ndp_6lo.c) */
+    }
     tern_ndp_na_repr_t na;
     if (tern_ndp_check_ip(b, len, &hdr->src, &hdr->dst, hdr->hop_limit) < 0 ||
         tern_ndp_na_parse(&na, b, len) < 0) {
         ipv6_count(ip, TERN_IPV6_NDP_INVALID);
         return;
     }
-    /* RFC 4862 §5.4.4: an NA for a tentative address of ours: duplicate. */
-    if (tern_ipv6_addrs_na_received(&ipif->addrs, &na.target)) {
+    /* RFC 4862 §5.4.4: an NA for a tentative address of ours: duplicate. On a
+     * 6LoWPAN link there is no multicast DAD: registration decides (RFC 6775 §5.1, §5.5). */
+    if (!ipif->lowpan.enabled && tern_ipv6_addrs_na_received(&ipif->addrs, &na.target)) {
         return;
     }
     const uint8_t *tlla = NULL;

@@ -98,6 +98,34 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_MLD_V1_DONES_SENT] = "mld_v1_dones_sent",
     [TERN_IPV6_MLD_V1_REPORTS_RECEIVED] = "mld_v1_reports_received",
     [TERN_IPV6_MLD_V1_SUPPRESSED] = "mld_v1_suppressed",
+    [TERN_IPV6_6LO_REG_SENT] = "6lo_reg_sent",
+    [TERN_IPV6_6LO_REG_OK] = "6lo_reg_ok",
+    [TERN_IPV6_6LO_REG_DUPLICATE] = "6lo_reg_duplicate",
+    [TERN_IPV6_6LO_REG_REJECTED] = "6lo_reg_rejected",
+    [TERN_IPV6_6LO_REG_TIMEOUT] = "6lo_reg_timeout",
+    [TERN_IPV6_6LO_NO_BINDING] = "6lo_no_binding",
+    [TERN_IPV6_6LO_REG_ACCEPTED] = "6lo_reg_accepted",
+    [TERN_IPV6_6LO_REG_REFUSED_DUP] = "6lo_reg_refused_dup",
+    [TERN_IPV6_6LO_REG_REFUSED_FULL] = "6lo_reg_refused_full",
+    [TERN_IPV6_6LO_REG_REFUSED_STALE] = "6lo_reg_refused_stale",
+    [TERN_IPV6_6LO_REG_REMOVED] = "6lo_reg_removed",
+    [TERN_IPV6_6LO_REG_EXPIRED] = "6lo_reg_expired",
+    [TERN_IPV6_6LO_BAD_HOP_LIMIT] = "6lo_bad_hop_limit",
+    [TERN_IPV6_6LO_MALFORMED] = "6lo_malformed",
+    [TERN_IPV6_6LO_BAD_ARO] = "6lo_bad_aro",
+    [TERN_IPV6_6LO_BAD_SOURCE] = "6lo_bad_source",
+    [TERN_IPV6_6LO_NO_SLLAO] = "6lo_no_sllao",
+    [TERN_IPV6_6LO_MULTICAST_DST] = "6lo_multicast_dst",
+    [TERN_IPV6_6LO_ARO_ON_HOST] = "6lo_aro_on_host",
+    [TERN_IPV6_6LO_NA_UNEXPECTED] = "6lo_na_unexpected",
+    [TERN_IPV6_6LO_NA_TID_MISMATCH] = "6lo_na_tid_mismatch",
+    [TERN_IPV6_6LO_BAD_6CO] = "6lo_bad_6co",
+    [TERN_IPV6_6LO_BAD_ABRO] = "6lo_bad_abro",
+    [TERN_IPV6_6LO_ABRO_OLD] = "6lo_abro_old",
+    [TERN_IPV6_6LO_CONTEXT_NO_ROOM] = "6lo_context_no_room",
+    [TERN_IPV6_6LO_CONTEXT_REFUSED] = "6lo_context_refused",
+    [TERN_IPV6_6LO_TX_UNRESOLVED] = "6lo_tx_unresolved",
+    [TERN_IPV6_6LO_RA_UNICAST] = "6lo_ra_unicast",
 };
 
 uint64_t ipv6_now(const tern_ipv6_t *ip)
@@ -195,6 +223,8 @@ static void reschedule(tern_ipv6_t *ip)
         next = (r < next) ? r : next;
         uint64_t m = ipv6_mld_next_deadline(ipif);
         next = (m < next) ? m : next;
+        uint64_t l = ipv6_6lo_next_deadline(ipif);
+        next = (l < next) ? l : next;
         next = (ipif->reachable_renew_us < next) ? ipif->reachable_renew_us : next;
     }
     if (next == ip->timer_at) {
@@ -245,6 +275,12 @@ static void tick(tern_ipv6_t *ip)
     (void)tern_fib_expire(&ip->fib, now);
     (void)tern_dcache_expire(&ip->dcache, now);
     ipv6_reass_tick(ip, now);
+    /* After the table expired routes: registrations follow the routers left (ndp_6lo.c). */
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        if (ip->ifs[i].netif != NULL) {
+            ipv6_6lo_tick(&ip->ifs[i], now);
+        }
+    }
 }
 
 /* ------------------------------------------------------------ send */
@@ -322,12 +358,27 @@ static void transmit_now(tern_ipv6_t *ip, tern_pkt_t *pkt)
     }
 }
 
-int ipv6_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src,
-                const tern_ipv6_addr_t *dst, uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload)
+void ipv6_transmit(tern_ipv6_t *ip, tern_pkt_t *pkt)
+{
+    transmit_now(ip, pkt);
+}
+
+void ipv6_resolve_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *next_hop, tern_pkt_t *pkt)
+{
+    if (ipif->lowpan.enabled) {
+        ipv6_6lo_send(ip, ipif, next_hop, pkt); /* RFC 6775 §5.6, §6.5.2: no multicast resolution */
+        return;
+    }
+    (void)tern_nc_send(&ipif->nc, next_hop, pkt, ipv6_now(ip));
+}
+
+/* ipv6_output(), with the link destination given (@p l2dst, @p l2len) or resolved (NULL). */
+static int output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst,
+                  uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload, const uint8_t *l2dst, size_t l2len)
 {
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
     tern_ipv6_addr_t next_hop = *dst;
-    bool link_scope = tern_ipv6_addr_is_multicast(dst) || tern_ipv6_addr_is_link_local(dst);
+    bool link_scope = tern_ipv6_addr_is_multicast(dst) || tern_ipv6_addr_is_link_local(dst) || l2dst != NULL;
     if (!link_scope) {
         ipif = ipv6_route(ip, ipif, dst, &next_hop); /* RFC 4861 §5.2: destination cache, then table */
     }
@@ -382,8 +433,30 @@ int ipv6_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *s
         transmit_now(ip, pkt);
         return 0;
     }
-    (void)tern_nc_send(&ipif->nc, &next_hop, pkt, ipv6_now(ip));
+    if (l2dst != NULL) {
+        memcpy(nhdr->dst, l2dst, l2len);
+        nhdr->dst_len = (uint8_t)l2len;
+        transmit_now(ip, pkt);
+        return 0;
+    }
+    ipv6_resolve_send(ip, ipif, &next_hop, pkt);
     return 0;
+}
+
+int ipv6_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src,
+                const tern_ipv6_addr_t *dst, uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload)
+{
+    return output(ip, ipif, src, dst, nh, hop_limit, payload, NULL, 0);
+}
+
+int ipv6_output_l2(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst,
+                   uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload, const uint8_t *l2dst, size_t l2len)
+{
+    if (l2dst == NULL || l2len == 0 || l2len > TERN_CONF_L2ADDR_MAX || ipif == NULL) {
+        tern_pktbuf_release(ipv6_pktbuf(ip), payload);
+        return -EINVAL;
+    }
+    return output(ip, ipif, src, dst, nh, hop_limit, payload, l2dst, l2len);
 }
 
 /* Neighbor-cache callbacks. */
@@ -462,20 +535,35 @@ static void enable(tern_ipv6_t *ip, tern_netif_t *netif)
     uint32_t reachable = BASE_REACHABLE_TIME_US / 2u + ipv6_random(ip) % BASE_REACHABLE_TIME_US;
     tern_nc_init(&ipif->nc, &nc_ops, ipif, reachable, RETRANS_TIMER_US);
     ipif->reachable_renew_us = ipv6_now(ip) + (uint64_t)TERN_CONF_IPV6_REACHABLE_RENEW_S * 1000000u;
+    /* Contract: an IEEE 802.15.4 device makes a 6LoWPAN link (RFC 6775 rules). */
+    uint16_t devtype = 0;
+    bool lowpan = tern_netapi_get(&netif->module, TERN_NETOPT_DEVICE_TYPE, 0, &devtype, sizeof(devtype)) ==
+                      (int)sizeof(devtype) &&
+                  devtype == TERN_NETDEV_TYPE_IEEE802154;
     /* DAD on links with addresses; a link without any (loopback) would hear
-     * its own solicitations and find every address duplicate. */
-    tern_ipv6_addrs_init(&ipif->addrs, &addrs_ops, ipif, netif->l2addr_len > 0 ? 1u : 0u,
+     * its own solicitations and find every address duplicate. 6LoWPAN links
+     * replace multicast DAD by registration (RFC 6775 §5.1, §5.5; ndp_6lo.c). */
+    tern_ipv6_addrs_init(&ipif->addrs, &addrs_ops, ipif, (netif->l2addr_len > 0 && !lowpan) ? 1u : 0u,
                          RETRANS_TIMER_US);
+    if (lowpan) {
+        ipv6_6lo_enable(ipif);
+    }
     const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
     (void)tern_netapi_set(&netif->module, TERN_NETOPT_MCAST_JOIN, 0, all_nodes.u8, sizeof(all_nodes.u8));
     /* RFC 4862 §5.3: fe80::/64 and the interface identifier (RFC 4291 App. A). */
     tern_ipv6_addr_t ll = { { 0xfe, 0x80 } };
     if (tern_ipv6_iid_from_l2addr(&ll, netif->l2addr, netif->l2addr_len) == 0) {
+        /* RFC 6775 §5.2: a link-local address from the EUI-64 is unique: no delay, no DAD. */
         (void)tern_ipv6_addrs_add(&ipif->addrs, &ll, 64, 0, TERN_IPV6_LIFETIME_INFINITE,
-                                  TERN_IPV6_LIFETIME_INFINITE, ipv6_random(ip) % MAX_DAD_DELAY_US,
+                                  TERN_IPV6_LIFETIME_INFINITE, lowpan ? 0u : ipv6_random(ip) % MAX_DAD_DELAY_US,
                                   ipv6_now(ip));
     }
     ipv6_rd_enable(ipif); /* RFC 4861 §6.3.7 solicit (host), §6.2.4 advertise (router) */
+}
+
+void tern_ipv6_seed(tern_ipv6_t *ip, uint32_t seed)
+{
+    ip->rng = (seed != 0) ? seed : 0x9E3779B9u; /* xorshift32 stays at 0 forever */
 }
 
 int tern_ipv6_netif_enable(tern_ipv6_t *ip, tern_netif_t *netif)
@@ -829,6 +917,8 @@ static int get_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
         }
         memcpy(opt->data, ipif->nc.entries, sizeof(tern_ipv6_neighbor_list_t));
         return (int)sizeof(tern_ipv6_neighbor_list_t);
+    case TERN_NETOPT_IPV6_6LO:
+        return ipv6_6lo_get_option(ip, ipif, opt);
     case TERN_NETOPT_IPV6_DESTINATIONS: {
         tern_ipv6_dest_list_t *list = opt->data;
         if (opt->data_len < sizeof(*list)) {
@@ -869,6 +959,7 @@ static int set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
         }
         (void)tern_fib_remove(&ip->fib, &a->addr, a->prefix_len, if_index, NULL);
         (void)tern_ipv6_addrs_remove(&ipif->addrs, &cfg.addr);
+        ipv6_6lo_sync(ipif); /* its registrations go (ndp_6lo.c) */
         return (int)sizeof(cfg);
     }
     int res = tern_ipv6_addrs_add(&ipif->addrs, &cfg.addr, cfg.prefix_len, TERN_IPV6_ADDR_FLAG_MANUAL,
@@ -883,6 +974,7 @@ static int set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
         (void)tern_fib_add(&ip->fib, &cfg.addr, cfg.prefix_len, NULL, if_index, TERN_FIB_INFINITE,
                            TERN_FIB_CONNECTED, 0);
     }
+    ipv6_6lo_sync(ipif); /* a 6LoWPAN host registers it (RFC 6775 §5.5) */
     return (int)sizeof(cfg);
 }
 
@@ -930,7 +1022,7 @@ int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack)
     }
     memset(ip, 0, sizeof(*ip));
     ip->timer_at = UINT64_MAX;
-    ip->rng = 0x9E3779B9u ^ (uint32_t)(uintptr_t)stack;
+    tern_ipv6_seed(ip, 0x9E3779B9u ^ (uint32_t)(uintptr_t)stack);
     ip->icmp_error_tokens = TERN_CONF_ICMPV6_ERROR_BURST;
     int res = tern_module_init(&ip->module, "ipv6", IPV6_PRIORITY, handle, ip, ip->queue,
                                TERN_CONF_MODULE_QUEUE_LEN);

@@ -148,6 +148,9 @@ void ipv6_rd_tick(tern_ipv6_if_t *ipif, uint64_t now_us);
 /** Address-table callback: @p addr became preferred (a router advertises it). */
 void ipv6_rd_addr_ready(void *ctx, const tern_ipv6_addr_t *addr);
 
+/** Router: does address slot @p i of @p ipif carry a prefix it advertises (the first slot with that prefix)? */
+bool ipv6_rd_advertised_prefix(const tern_ipv6_if_t *ipif, size_t i);
+
 /** Is @p dst the all-routers group and the node a router (RFC 4291 §2.7.1)? */
 bool ipv6_rd_all_routers(const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst);
 
@@ -219,5 +222,73 @@ uint64_t ipv6_reass_next_deadline(const tern_ipv6_t *ip);
 
 /** Expire datagrams whose deadline passed at @p now_us (Time Exceeded code 1). */
 void ipv6_reass_tick(tern_ipv6_t *ip, uint64_t now_us);
+
+/** Hand the frame @p pkt ([NETIF with the link destination set, IPV6, ...]) to its interface, counted. */
+void ipv6_transmit(tern_ipv6_t *ip, tern_pkt_t *pkt);
+
+/**
+ * Send the frame @p pkt ([NETIF, IPV6, ...]) to the neighbor @p next_hop on
+ * @p ipif: through the neighbor cache (RFC 4861 §7.2), or on a 6LoWPAN link
+ * by the rules of RFC 6775 (ipv6_6lo_send()). Consumes @p pkt.
+ */
+void ipv6_resolve_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *next_hop, tern_pkt_t *pkt);
+
+/**
+ * ipv6_output() to the link address @p l2dst (@p l2len bytes) without
+ * routing or resolution, out of @p ipif (required): the NA answering a
+ * registration goes to the registering node's SLLAO (RFC 6775 §6.5.2).
+ * @return as ipv6_output(); -EINVAL for a missing interface or address.
+ */
+int ipv6_output_l2(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst,
+                   uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload, const uint8_t *l2dst, size_t l2len);
+
+/* 6LoWPAN Neighbor Discovery (RFC 6775, RFC 8505), ndp_6lo.c. */
+
+/** @p ipif is a 6LoWPAN link (contract: device type IEEE 802.15.4): set up its state. */
+void ipv6_6lo_enable(tern_ipv6_if_t *ipif);
+
+/** The node became a router or a host: the rules of the new role apply on @p ipif. */
+void ipv6_6lo_mode_changed(tern_ipv6_if_t *ipif);
+
+/**
+ * A Neighbor Solicitation @p b of @p len bytes arrived on a 6LoWPAN link.
+ * @return true when it carried an ARO and was handled (registration, or a
+ *         counted drop); false: an ordinary NS for ns_receive().
+ */
+bool ipv6_6lo_ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, const uint8_t *b,
+                         size_t len);
+
+/** The same for a Neighbor Advertisement (the router's answer to a registration). */
+bool ipv6_6lo_na_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, const uint8_t *b,
+                         size_t len);
+
+/**
+ * A host on a 6LoWPAN link got a valid RA with @p options: the ABRO
+ * (RFC 6775 §4.3) and the 6COs (§4.2, §5.4.3).
+ * @return false when the RA must be ignored (malformed ABRO, older version), counted.
+ */
+bool ipv6_6lo_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *options, size_t len);
+
+/**
+ * Router: the 6CO of each advertised prefix and the ABRO for an RA on
+ * @p ipif (RFC 6775 §4.2, §4.3), written to @p buf when it
+ * is not NULL. @return their length (0 on other links).
+ */
+size_t ipv6_6lo_ra_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len);
+
+/** Next-hop and link-address rules of a 6LoWPAN link (RFC 6775 §5.6, §6.5.2; RFC 4944 §6). Consumes @p pkt. */
+void ipv6_6lo_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *next_hop, tern_pkt_t *pkt);
+
+/** Host: start or drop registrations so they follow the addresses and default routers of @p ipif. */
+void ipv6_6lo_sync(tern_ipv6_if_t *ipif);
+
+/** Next 6LoWPAN-ND deadline of @p ipif, or UINT64_MAX. */
+uint64_t ipv6_6lo_next_deadline(const tern_ipv6_if_t *ipif);
+
+/** Registrations (host and router) and contexts due at @p now_us on @p ipif. */
+void ipv6_6lo_tick(tern_ipv6_if_t *ipif, uint64_t now_us);
+
+/** GET TERN_NETOPT_IPV6_6LO. @p ipif may be NULL. @return as get. */
+int ipv6_6lo_get_option(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_netapi_opt_t *opt);
 
 #endif /* TERN_IPV6_INTERNAL_H */

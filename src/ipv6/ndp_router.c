@@ -38,6 +38,10 @@
 #define MAX_INITIAL_RTR_ADVERTISEMENTS 3u
 #define MIN_DELAY_BETWEEN_RAS_US 3000000u
 #define MAX_RA_DELAY_TIME_US 500000u
+/** RFC 6775 §9 (6LoWPAN hosts): RTR_SOLICITATION_INTERVAL 10 s, then binary
+ *  backoff up to MAX_RTR_SOLICITATION_INTERVAL 60 s (§5.3). */
+#define LOWPAN_RTR_SOLICITATION_INTERVAL_US 10000000u
+#define LOWPAN_MAX_RTR_SOLICITATION_INTERVAL_US 60000000u
 /** Largest Reachable Time a router may advertise (§6.2.1), ms: bounds the arithmetic. */
 #define MAX_REACHABLE_TIME_MS 3600000u
 /** @} */
@@ -139,16 +143,22 @@ static void join_all_routers(tern_ipv6_if_t *ipif, bool join)
 static void start_soliciting(tern_ipv6_if_t *ipif)
 {
     ipif->rd.sent = 0;
+    ipif->rd.rs_dst = (tern_ipv6_addr_t)TERN_IPV6_ADDR_UNSPECIFIED;
+    ipif->rd.rs_interval_us = LOWPAN_RTR_SOLICITATION_INTERVAL_US;
     ipif->rd.deadline_us = ipv6_now(ipif->ip) + random_us(ipif->ip, MAX_RTR_SOLICITATION_DELAY_US);
 }
 
-/* §6.3.7: from a preferred link-local address with our SLLA, else from :: without it (§4.1). */
+/* §6.3.7: from a preferred link-local address with our SLLA, else from :: without it (§4.1).
+ * To ff02::2, or (6LoWPAN host refreshing, RFC 6775 §5.3) to the router in rd.rs_dst. */
 static void send_rs(tern_ipv6_if_t *ipif)
 {
     tern_ipv6_t *ip = ipif->ip;
     const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
-    const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
+    tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
     const tern_ipv6_addr_t *src = preferred_link_local(ipif);
+    if (src != NULL && !tern_ipv6_addr_is_unspecified(&ipif->rd.rs_dst)) {
+        all_routers = ipif->rd.rs_dst;
+    }
     uint8_t opt[LLADDR_OPT_MAX];
     size_t opt_len = (src != NULL) ? own_slla(ipif, opt) : 0u;
     tern_ndp_rs_repr_t rs = { .options = opt, .options_len = opt_len };
@@ -178,6 +188,11 @@ static bool prefix_slot(const tern_ipv6_if_t *ipif, size_t i)
 /* Slot @p i carries a prefix no earlier slot does (one option per prefix). */
 static bool advertised_prefix(const tern_ipv6_if_t *ipif, size_t i)
 {
+    return ipv6_rd_advertised_prefix(ipif, i);
+}
+
+bool ipv6_rd_advertised_prefix(const tern_ipv6_if_t *ipif, size_t i)
+{
     if (!prefix_slot(ipif, i)) {
         return false;
     }
@@ -193,11 +208,13 @@ static bool advertised_prefix(const tern_ipv6_if_t *ipif, size_t i)
 }
 
 /*
- * A multicast RA to all nodes from @p src (§6.2.3): CurHopLimit 64, M = O = 0,
- * Reachable Time and Retrans Timer 0 (unspecified), our SLLA, the link MTU,
- * and one Prefix Information option per prefix.
+ * An RA from @p src (§6.2.3) to @p dst (NULL: all nodes): CurHopLimit 64,
+ * M = O = 0, Reachable Time and Retrans Timer 0 (unspecified), our SLLA,
+ * the link MTU, one Prefix Information option per prefix and, on a 6LoWPAN
+ * link, a 6CO per prefix and the ABRO (RFC 6775 §4.2, §4.3; ndp_6lo.c).
  */
-static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t router_lifetime_s)
+static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t router_lifetime_s,
+                    const tern_ipv6_addr_t *dst)
 {
     tern_ipv6_t *ip = ipif->ip;
     const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
@@ -207,6 +224,8 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
     for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
         options_len += advertised_prefix(ipif, i) ? TERN_NDP_OPT_PREFIX_INFO_LEN : 0u;
     }
+    size_t lowpan_len = ipv6_6lo_ra_options(ipif, NULL, 0);
+    options_len += lowpan_len;
     tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, TERN_NDP_RA_LEN + options_len,
                                       TERN_NETTYPE_ICMPV6);
     if (msg == NULL) {
@@ -225,10 +244,13 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
             continue;
         }
         const tern_ipv6_if_addr_t *a = &ipif->addrs.addrs[i];
+        /* RFC 6775 §5.6 (with §3.2: a 6LoWPAN link is not one broadcast domain):
+         * hosts treat the prefix as not on-link, so it goes with L = 0 there. */
+        uint8_t onlink = ipif->lowpan.enabled ? 0u : TERN_NDP_PIO_FLAG_ONLINK;
         tern_ndp_opt_prefix_info_t pio = {
             .prefix_len = a->prefix_len,
             /* A only for /64: RFC 4862 §5.5.3 (d) hosts form addresses from 64-bit prefixes only. */
-            .flags = (uint8_t)(TERN_NDP_PIO_FLAG_ONLINK | ((a->prefix_len == 64) ? TERN_NDP_PIO_FLAG_AUTONOMOUS : 0u)),
+            .flags = (uint8_t)(onlink | ((a->prefix_len == 64) ? TERN_NDP_PIO_FLAG_AUTONOMOUS : 0u)),
             .valid_lifetime = ADV_VALID_LIFETIME_S,
             .preferred_lifetime = ADV_PREFERRED_LIFETIME_S,
             .prefix = a->addr,
@@ -236,6 +258,7 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
         tern_ipv6_addr_mask(&pio.prefix, a->prefix_len); /* §4.6.2: bits past the length are 0 */
         pos += (size_t)tern_ndp_opt_prefix_info_emit(&pio, options + pos, options_len - pos);
     }
+    pos += ipv6_6lo_ra_options(ipif, options + pos, options_len - pos);
     tern_ndp_ra_repr_t ra = {
         .cur_hop_limit = TERN_IPV6_DEFAULT_HOP_LIMIT,
         .flags = 0,
@@ -247,8 +270,11 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
     };
     (void)tern_ndp_ra_emit(&ra, b, msg->size);
     ipv6_count(ip, TERN_IPV6_RA_SENT);
-    ipif->rd.last_ra_us = ipv6_now(ip);
-    (void)ipv6_output(ip, ipif, src, &all_nodes, TERN_ICMPV6_NEXT_HEADER, TERN_IPV6_ND_HOP_LIMIT, msg);
+    if (dst == NULL) {
+        ipif->rd.last_ra_us = ipv6_now(ip); /* §6.2.4 rate limit: multicast RAs only */
+    }
+    (void)ipv6_output(ip, ipif, src, (dst != NULL) ? dst : &all_nodes, TERN_ICMPV6_NEXT_HEADER,
+                      TERN_IPV6_ND_HOP_LIMIT, msg);
 }
 
 /*
@@ -322,7 +348,23 @@ void ipv6_rd_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
     rd->deadline_us = NEVER;
     if (!ipif->ip->router) {
         send_rs(ipif);
-        if (++rd->sent < MAX_RTR_SOLICITATIONS) {
+        if (rd->sent < UINT8_MAX) {
+            rd->sent++;
+        }
+        if (ipif->lowpan.enabled) {
+            /* RFC 6775 §5.3: keep soliciting until an RA comes, the interval
+             * doubling after the first MAX_RTR_SOLICITATIONS up to 60 s; a
+             * unicast refresh that stays unanswered falls back to ff02::2. */
+            if (rd->sent >= MAX_RTR_SOLICITATIONS) {
+                rd->rs_dst = (tern_ipv6_addr_t)TERN_IPV6_ADDR_UNSPECIFIED;
+                rd->rs_interval_us = (rd->rs_interval_us >= LOWPAN_MAX_RTR_SOLICITATION_INTERVAL_US / 2u)
+                                         ? LOWPAN_MAX_RTR_SOLICITATION_INTERVAL_US
+                                         : rd->rs_interval_us * 2u;
+            }
+            rd->deadline_us = now_us + rd->rs_interval_us;
+            return;
+        }
+        if (rd->sent < MAX_RTR_SOLICITATIONS) {
             rd->deadline_us = now_us + RTR_SOLICITATION_INTERVAL_US;
         }
         return;
@@ -331,7 +373,7 @@ void ipv6_rd_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
     if (src == NULL) {
         return; /* §6.2.2: no RA before the link-local address is usable; ipv6_rd_addr_ready() resumes */
     }
-    send_ra(ipif, src, (uint16_t)ADV_DEFAULT_LIFETIME_S);
+    send_ra(ipif, src, (uint16_t)ADV_DEFAULT_LIFETIME_S, NULL);
     if (rd->sent < UINT8_MAX) {
         rd->sent++;
     }
@@ -375,6 +417,14 @@ void ipv6_ndp_rs_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     }
     /* §6.2.6: the solicitor's SLLA updates the cache (STALE), IsRouter left alone. */
     learn_slla(ipif, &hdr->src, rs.options, rs.options_len, false);
+    const tern_ipv6_addr_t *own = preferred_link_local(ipif);
+    if (ipif->lowpan.enabled && own != NULL && !tern_ipv6_addr_is_unspecified(&hdr->src)) {
+        /* RFC 6775 §6.3: a 6LR answers an RS with a unicast RA (the
+         * solicitor's link address: its SLLAO, or its IID, RFC 4944 §6). */
+        ipv6_count(ip, TERN_IPV6_6LO_RA_UNICAST);
+        send_ra(ipif, own, (uint16_t)ADV_DEFAULT_LIFETIME_S, &hdr->src);
+        return;
+    }
     /* §6.2.6: a multicast answer after a random delay of up to MAX_RA_DELAY_TIME,
      * folded into an RA already due sooner, rate limited. */
     uint64_t jitter = random_us(ip, MAX_RA_DELAY_TIME_US);
@@ -404,7 +454,10 @@ static void prefix_info(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ndp_op
         return;
     }
     uint16_t if_index = ipif->netif->index;
-    if ((pio.flags & TERN_NDP_PIO_FLAG_ONLINK) && !connected_route(&ip->fib, &pio.prefix, pio.prefix_len, if_index)) {
+    /* RFC 6775 §5.6: on a 6LoWPAN link a host takes no prefix as on-link
+     * (everything but link-local goes to a default router), whatever L says. */
+    bool onlink = (pio.flags & TERN_NDP_PIO_FLAG_ONLINK) && !ipif->lowpan.enabled;
+    if (onlink && !connected_route(&ip->fib, &pio.prefix, pio.prefix_len, if_index)) {
         if (pio.valid_lifetime == 0) {
             /* §6.3.4: a zero Valid Lifetime times the prefix out at once. */
             (void)tern_fib_remove(&ip->fib, &pio.prefix, pio.prefix_len, if_index, NULL);
@@ -449,6 +502,27 @@ static void set_base_reachable(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, uint32_t m
     ipif->nc.reachable_time_us = (reachable > UINT32_MAX) ? UINT32_MAX : (uint32_t)reachable;
 }
 
+/*
+ * RFC 6775 §5.3: a 6LoWPAN host refreshes by unicast RS to @p router before
+ * the Router Lifetime (or the earliest context lifetime) runs out: at 90 %
+ * of the shorter one.
+ */
+static void schedule_refresh_rs(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *router, uint16_t lifetime_s,
+                                uint64_t now)
+{
+    uint64_t shortest = (uint64_t)lifetime_s * US_PER_S;
+    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
+        const tern_ipv6_6lo_context_t *c = &ipif->lowpan.contexts[i];
+        if (c->used && c->expires_us > now && c->expires_us - now < shortest) {
+            shortest = c->expires_us - now;
+        }
+    }
+    ipif->rd.rs_dst = *router;
+    ipif->rd.sent = 0;
+    ipif->rd.rs_interval_us = LOWPAN_RTR_SOLICITATION_INTERVAL_US;
+    ipif->rd.deadline_us = now + shortest - shortest / 10u;
+}
+
 void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
                          const uint8_t *b, size_t len)
 {
@@ -463,6 +537,9 @@ void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         ipv6_count(ip, TERN_IPV6_RD_IGNORED);
         return;
     }
+    if (ipif->lowpan.enabled && !ipv6_6lo_ra_receive(ip, ipif, ra.options, ra.options_len)) {
+        return; /* RFC 6775 §4.3: an older ABRO version, or a malformed one (counted) */
+    }
     ipv6_count(ip, TERN_IPV6_RA_RECEIVED);
     uint64_t now = ipv6_now(ip);
     uint16_t if_index = ipif->netif->index;
@@ -476,6 +553,9 @@ void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         /* §6.3.7: a valid RA with a nonzero Router Lifetime ends the solicitations. */
         ipif->rd.deadline_us = NEVER;
         ipif->rd.sent = MAX_RTR_SOLICITATIONS;
+        if (ipif->lowpan.enabled) {
+            schedule_refresh_rs(ipif, &hdr->src, ra.router_lifetime, now);
+        }
     }
     /* §6.3.4: nonzero Cur Hop Limit, Reachable Time, Retrans Timer replace ours. */
     if (ra.cur_hop_limit != 0) {
@@ -499,8 +579,10 @@ void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
             prefix_info(ip, ipif, &opt, now);
         } else if (opt.type == TERN_NDP_OPT_MTU) {
             mtu_option(ip, ipif, &opt);
-        } /* §4.6: other options are ignored */
+        } /* §4.6: other options are ignored; 6CO and ABRO: ipv6_6lo_ra_receive() */
     }
+    /* RFC 6775 §5.5: register the addresses (new SLAAC ones too) with the router. */
+    ipv6_6lo_sync(ipif);
 }
 
 /* ------------------------------------------------------------ mode and options */
@@ -517,6 +599,7 @@ static void set_router(tern_ipv6_t *ip, bool router)
             continue;
         }
         ipif->rd.deadline_us = NEVER;
+        ipv6_6lo_mode_changed(ipif); /* RFC 6775 §5 host / §6 router rules (ndp_6lo.c) */
         if (router) {
             /* §6.2.7: what hosts learnt from RAs is not a router's configuration. */
             (void)tern_fib_flush(&ip->fib, ipif->netif->index, TERN_FIB_RA);
@@ -527,7 +610,7 @@ static void set_router(tern_ipv6_t *ip, bool router)
         /* §6.2.5: a final RA with Router Lifetime 0 (one of up to MAX_FINAL_RTR_ADVERTISEMENTS). */
         const tern_ipv6_addr_t *src = preferred_link_local(ipif);
         if (src != NULL && ipif->rd.last_ra_us != NEVER) {
-            send_ra(ipif, src, 0);
+            send_ra(ipif, src, 0, NULL);
         }
         join_all_routers(ipif, false);
         ipif->rd.last_ra_us = NEVER;

@@ -92,7 +92,7 @@ static int test_get(tern_netdev_t *netdev, tern_netopt_t opt, void *value, size_
     case TERN_NETOPT_MAX_PDU_SIZE:
         return tern_netopt_put_u16(value, max_len, dev->mtu);
     case TERN_NETOPT_DEVICE_TYPE:
-        return tern_netopt_put_u16(value, max_len, TERN_NETDEV_TYPE_TEST);
+        return tern_netopt_put_u16(value, max_len, dev->device_type);
     default:
         return -ENOTSUP;
     }
@@ -139,6 +139,7 @@ void tern_netdev_test_init(tern_netdev_test_t *dev)
     memset(dev, 0, sizeof(*dev));
     dev->netdev.driver = &test_driver;
     dev->mtu = 1280;
+    dev->device_type = TERN_NETDEV_TYPE_TEST;
 }
 
 int tern_netdev_test_inject(tern_netdev_test_t *dev, const void *frame, size_t len)

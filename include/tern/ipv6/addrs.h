@@ -62,6 +62,9 @@ typedef struct {
     void *ctx;                                      /**< their argument */
     uint32_t retrans_timer_us;                      /**< RetransTimer between DAD probes */
     uint8_t dad_transmits;                          /**< DupAddrDetectTransmits (§5.1; 0: no DAD) */
+    /** 6LoWPAN host (RFC 6775 §5.5, RFC 8505 §5.1): addresses other than
+     *  link-local ones stay TENTATIVE after DAD until tern_ipv6_addrs_registered(). */
+    bool register_first;
 } tern_ipv6_addrs_t;
 
 /** Set up an empty table; DupAddrDetectTransmits @p dad_transmits (default 1). */
@@ -114,6 +117,23 @@ bool tern_ipv6_addrs_na_received(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *t
 int tern_ipv6_addrs_slaac(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *prefix, uint8_t prefix_len,
                           uint32_t preferred_s, uint32_t valid_s, const tern_ipv6_addr_t *iid,
                           uint64_t now_us);
+
+/**
+ * Require registration before non-link-local addresses become usable
+ * (@p on, RFC 6775 §5.5: a 6LoWPAN host) or not. Turning it off lets the
+ * addresses waiting for a registration finish at the next tick.
+ */
+void tern_ipv6_addrs_set_register_first(tern_ipv6_addrs_t *t, bool on, uint64_t now_us);
+
+/**
+ * A router answered the registration of @p addr (RFC 8505 §5.1): a
+ * TENTATIVE address becomes PREFERRED (DEPRECATED if its preferred lifetime
+ * is over) and ready() is called; other states stay. With @p duplicate the
+ * address (in any state) becomes DUPLICATE and duplicate() is called.
+ * @return 0; -ENOENT if @p addr is not in the table.
+ */
+int tern_ipv6_addrs_registered(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *addr, bool duplicate,
+                               uint64_t now_us);
 
 /** Earliest DAD step or lifetime end, or UINT64_MAX. */
 uint64_t tern_ipv6_addrs_next_deadline(const tern_ipv6_addrs_t *t);

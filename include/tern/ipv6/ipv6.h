@@ -44,6 +44,11 @@
  * waited for an address resolution that failed are answered with
  * Destination Unreachable code 3 (RFC 4861 §7.2.2) when forwarded, counted
  * when our own.
+ *
+ * On interfaces whose device is IEEE 802.15.4 (GET TERN_NETOPT_DEVICE_TYPE
+ * at enable) Neighbor Discovery follows RFC 6775 / RFC 8505 instead:
+ * address registration, no multicast DAD or resolution, 6CO and ABRO in
+ * RAs (tern/ipv6/ndp_6lo.h, ndp_6lo.c, docs/6LO-ND.md).
  */
 #ifndef TERN_IPV6_IPV6_H
 #define TERN_IPV6_IPV6_H
@@ -57,6 +62,7 @@
 #include "tern/ipv6/mld.h"
 #include "tern/ipv6/frag.h"
 #include "tern/ipv6/nc.h"
+#include "tern/ipv6/ndp_6lo.h"
 #include "tern/netif.h"
 #include "tern/netreg.h"
 #include "tern/stack.h"
@@ -135,6 +141,35 @@ enum {
     TERN_IPV6_FWD_ADDR_UNREACH, /**< forwarded packets dropped: resolution failed (Destination Unreachable code 3) */
     TERN_IPV6_FWD_HBH_DROPPED,  /**< forwarded packets dropped by their Hop-by-Hop options (RFC 8200 §4.2, §4.3) */
     TERN_IPV6_REACHABLE_RENEWED, /**< ReachableTime re-randomised on schedule (RFC 4861 §6.3.4) */
+    /* 6LoWPAN Neighbor Discovery (RFC 6775, RFC 8505; ndp_6lo.h, ndp_6lo.c) */
+    TERN_IPV6_6LO_REG_SENT,     /**< host: NS with EARO sent (registrations, retries, refreshes) */
+    TERN_IPV6_6LO_REG_OK,       /**< host: registrations confirmed (NA status 0) */
+    TERN_IPV6_6LO_REG_DUPLICATE, /**< host: status 1 (duplicate): the address became DUPLICATE */
+    TERN_IPV6_6LO_REG_REJECTED, /**< host: other non-zero statuses (RFC 8505 §4.3 Table 1) */
+    TERN_IPV6_6LO_REG_TIMEOUT,  /**< host: no NA after MAX_UNICAST_SOLICIT NSs */
+    TERN_IPV6_6LO_NO_BINDING,   /**< host: a registration could not start: TERN_CONF_IPV6_6LO_BINDINGS full */
+    TERN_IPV6_6LO_REG_ACCEPTED, /**< router: registrations answered with status 0 */
+    TERN_IPV6_6LO_REG_REFUSED_DUP, /**< router: status 1, another owner holds the address */
+    TERN_IPV6_6LO_REG_REFUSED_FULL, /**< router: status 2, registration table full */
+    TERN_IPV6_6LO_REG_REFUSED_STALE, /**< router: status 3, an older TID of the same owner (RFC 8505 §5.2) */
+    TERN_IPV6_6LO_REG_REMOVED,  /**< router: registrations removed by lifetime 0 */
+    TERN_IPV6_6LO_REG_EXPIRED,  /**< router: registrations that ran out */
+    TERN_IPV6_6LO_BAD_HOP_LIMIT, /**< NS/NA with an ARO dropped: IP hop limit not 255 */
+    TERN_IPV6_6LO_MALFORMED,    /**< NS/NA with an ARO dropped: fails the ND format checks */
+    TERN_IPV6_6LO_BAD_ARO,      /**< NS/NA dropped: ARO/EARO with a bad length or reserved I value */
+    TERN_IPV6_6LO_BAD_SOURCE,   /**< NS with an ARO dropped: unspecified source (RFC 6775 §6.5.1) */
+    TERN_IPV6_6LO_NO_SLLAO,     /**< NS with an ARO dropped: no SLLAO (RFC 6775 §6.5.1) */
+    TERN_IPV6_6LO_MULTICAST_DST, /**< NS with an ARO dropped: multicast destination (§5.5.1: unicast) */
+    TERN_IPV6_6LO_ARO_ON_HOST,  /**< NS with an ARO dropped: the node is a host */
+    TERN_IPV6_6LO_NA_UNEXPECTED, /**< NA with an ARO dropped: no registration waits for it */
+    TERN_IPV6_6LO_NA_TID_MISMATCH, /**< NA with an EARO dropped: not the TID of the NS we sent */
+    TERN_IPV6_6LO_BAD_6CO,      /**< 6LoWPAN Context Options ignored: malformed */
+    TERN_IPV6_6LO_BAD_ABRO,     /**< RAs dropped: malformed ABRO */
+    TERN_IPV6_6LO_ABRO_OLD,     /**< RAs ignored: ABRO version older than the one followed (RFC 6775 §4.3) */
+    TERN_IPV6_6LO_CONTEXT_NO_ROOM, /**< contexts not kept: TERN_CONF_IPV6_6LO_CONTEXTS full */
+    TERN_IPV6_6LO_CONTEXT_REFUSED, /**< context changes the interface's adaptation module refused */
+    TERN_IPV6_6LO_TX_UNRESOLVED, /**< packets dropped on a 6LoWPAN link: next hop neither registered nor known */
+    TERN_IPV6_6LO_RA_UNICAST,   /**< router: unicast RAs in answer to RSs (RFC 6775 §6.3) */
     TERN_IPV6_STAT_NUMOF
 };
 
@@ -155,6 +190,8 @@ typedef struct {
     uint32_t base_reachable_ms; /**< BaseReachableTime (§6.3.2), from RAs */
     uint16_t link_mtu;          /**< LinkMTU from an RA's MTU option (§6.3.4); 0: none received */
     uint8_t sent;               /**< host: RS sent; router: RAs sent since advertising (re)started */
+    tern_ipv6_addr_t rs_dst;    /**< 6LoWPAN host: router to refresh by unicast RS (RFC 6775 §5.3); unspecified: ff02::2 */
+    uint32_t rs_interval_us;    /**< 6LoWPAN host: current RS retransmission interval (binary backoff, RFC 6775 §5.3) */
     bool all_routers;           /**< ff02::2 joined (router) */
 } tern_ipv6_rd_t;
 
@@ -168,6 +205,7 @@ typedef struct {
     tern_ipv6_rd_t rd;        /**< router discovery (RS/RA) */
     uint64_t reachable_renew_us; /**< next re-randomisation of ReachableTime (RFC 4861 §6.3.4) */
     tern_ipv6_mld_t mld;      /**< MLD listener state (RFC 3810 §6, §8.2.1, mld.c) */
+    tern_ipv6_6lo_t lowpan;   /**< 6LoWPAN-ND state (RFC 6775, RFC 8505; ndp_6lo.c) */
 } tern_ipv6_if_t;
 
 /** The IPv6 module of one stack. Allocate statically; set up with tern_ipv6_init(). */
@@ -194,6 +232,17 @@ typedef struct tern_ipv6 {
  * @return 0 or the negative errno of module setup.
  */
 int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack);
+
+/**
+ * Seed the module's pseudo-random numbers (DAD and RS delays, ReachableTime,
+ * Router Advertisement intervals, MLD report delays). tern_ipv6_init()
+ * seeds from the instance's address, which differs between runs of a
+ * position-independent program; a simulator seeds each node from its run's
+ * seed so that the same seed gives the same run.
+ * @pre after tern_ipv6_init(), before the stack runs (not synchronised)
+ * @param[in] seed any value (0 is replaced by a fixed non-zero one)
+ */
+void tern_ipv6_seed(tern_ipv6_t *ip, uint32_t seed);
 
 /**
  * Run IPv6 on @p netif: link-local address from its link address, groups,

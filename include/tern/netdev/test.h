@@ -37,13 +37,16 @@ struct tern_netdev_test {
     uint8_t addr[TERN_CONF_L2ADDR_MAX];   /**< link address (default get/set) */
     uint8_t addr_len;                     /**< its length */
     uint16_t mtu;                         /**< max PDU (default get) */
+    /** Answer to TERN_NETOPT_DEVICE_TYPE (default get): TERN_NETDEV_TYPE_TEST after
+     *  init; TERN_NETDEV_TYPE_IEEE802154 makes IPv6 apply the 6LoWPAN rules (RFC 6775). */
+    uint16_t device_type;
     uint32_t frames_sent;                 /**< frames the default send counted */
     uint32_t bytes_sent;                  /**< bytes the default send counted */
     const uint8_t *rx_frame;              /**< injected frame (caller-owned) */
     size_t rx_len;                        /**< its length; 0: none pending */
 };
 
-/** Set up @p dev with no callbacks, no address and an MTU of 1280. */
+/** Set up @p dev with no callbacks, no address, an MTU of 1280 and device type TEST. */
 void tern_netdev_test_init(tern_netdev_test_t *dev);
 
 /**

@@ -4,7 +4,8 @@
  * @brief IPv6 in the shell: addresses and Neighbor Discovery parameters in
  *        `ifconfig`, the neighbor cache in `nib neigh`, the forwarding table in
  *        `nib route`, prefixes learnt from Router Advertisements in `nib prefix`,
- *        the destination cache (Redirects, Path MTUs) in `nib dest`, static
+ *        the destination cache (Redirects, Path MTUs) in `nib dest`, 6LoWPAN
+ *        registrations in `nib reg` and contexts in `nib ctx` (RFC 6775), static
  *        routes with `route add` / `route del`.
  *
  * The state is read with netapi GET from the IPv6 module, so that it is
@@ -250,6 +251,99 @@ static int print_destinations(tern_shell_t *sh, tern_ipv6_t *ip)
     return 0;
 }
 
+/* Seconds from @p now_us to @p at_us (0 when past). */
+static unsigned long seconds_until(uint64_t at_us, uint64_t now_us)
+{
+    return (at_us > now_us) ? (unsigned long)((at_us - now_us) / 1000000u) : 0ul;
+}
+
+/* @p len bytes of link address @p a as "aa:bb:..." into @p out. */
+static void l2addr_text(const uint8_t *a, size_t len, char *out, size_t out_len)
+{
+    size_t pos = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < len && pos + 4 <= out_len; k++) {
+        pos += (size_t)tern_snprintf(&out[pos], out_len - pos, (k == 0) ? "%02x" : ":%02x", a[k]);
+    }
+}
+
+/*
+ * nib reg (RFC 6775 §5.5, §6.5): on a router the registration table of each
+ * 6LoWPAN interface (address, owner's link address, TID, remaining
+ * lifetime); on a host the registration of each of its addresses with each
+ * router (state, TID, last status, time to the next NS or the end).
+ */
+static int print_registrations(tern_shell_t *sh, tern_ipv6_t *ip)
+{
+    tern_ipv6_6lo_state_t s; /* about 1.2 KB with the defaults (tables of TERN_CONF_IPV6_6LO_*) */
+    for (tern_netif_t *n = sh->stack->netifs; n != NULL; n = n->next) {
+        if (tern_netapi_get(&ip->module, TERN_NETOPT_IPV6_6LO, n->index, &s, sizeof(s)) < 0 || !s.state.enabled) {
+            continue;
+        }
+        char addr[TERN_IPV6_ADDR_STRLEN];
+        char other[TERN_IPV6_ADDR_STRLEN];
+        char l2[3 * TERN_CONF_L2ADDR_MAX + 1];
+        for (size_t i = 0; s.router && i < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE; i++) {
+            const tern_ipv6_6lo_reg_t *e = &s.state.regs[i];
+            if (!e->used) {
+                continue;
+            }
+            (void)tern_ipv6_addr_to_str(&e->addr, addr, sizeof(addr));
+            l2addr_text(e->l2addr, e->l2addr_len, l2, sizeof(l2));
+            tern_shell_printf(sh, "%-28s dev %-7s lladdr %-23s tid %-3u expires %lus\n", addr, n->name, l2,
+                              (unsigned)e->tid, seconds_until(e->expires_us, s.now_us));
+        }
+        for (size_t i = 0; !s.router && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
+            const tern_ipv6_6lo_binding_t *b = &s.state.bindings[i];
+            if (b->state == TERN_IPV6_6LO_BIND_FREE) {
+                continue;
+            }
+            (void)tern_ipv6_addr_to_str(&b->addr, addr, sizeof(addr));
+            (void)tern_ipv6_addr_to_str(&b->router, other, sizeof(other));
+            char next[16];
+            if (b->deadline_us == UINT64_MAX) {
+                (void)tern_snprintf(next, sizeof(next), "-");
+            } else {
+                (void)tern_snprintf(next, sizeof(next), "%lus", seconds_until(b->deadline_us, s.now_us));
+            }
+            tern_shell_printf(sh, "%-28s via %-26s dev %-7s %-11s tid %-3u status %-2u next %s\n", addr, other,
+                              n->name, tern_ipv6_6lo_bind_state_name((tern_ipv6_6lo_bind_state_t)b->state),
+                              (unsigned)b->tid, (unsigned)b->status, next);
+        }
+    }
+    return 0;
+}
+
+/* nib ctx: the 6LoWPAN contexts of each interface (RFC 6775 §4.2) and the border router followed (§4.3). */
+static int print_contexts(tern_shell_t *sh, tern_ipv6_t *ip)
+{
+    tern_ipv6_6lo_state_t s;
+    for (tern_netif_t *n = sh->stack->netifs; n != NULL; n = n->next) {
+        if (tern_netapi_get(&ip->module, TERN_NETOPT_IPV6_6LO, n->index, &s, sizeof(s)) < 0 || !s.state.enabled) {
+            continue;
+        }
+        char prefix[TERN_IPV6_ADDR_STRLEN + 4];
+        for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
+            const tern_ipv6_6lo_context_t *c = &s.state.contexts[i];
+            if (!c->used) {
+                continue;
+            }
+            (void)tern_ipv6_addr_to_str(&c->prefix, prefix, sizeof(prefix));
+            size_t len = strlen(prefix);
+            (void)tern_snprintf(&prefix[len], sizeof(prefix) - len, "/%u", (unsigned)c->prefix_len);
+            tern_shell_printf(sh, "cid %-2u %-28s dev %-7s %s valid %lus\n", (unsigned)c->cid, prefix, n->name,
+                              c->compress ? "compress  " : "decompress", seconds_until(c->expires_us, s.now_us));
+        }
+        if (s.state.border.valid) {
+            (void)tern_ipv6_addr_to_str(&s.state.border.border_router, prefix, sizeof(prefix));
+            tern_shell_printf(sh, "abro   %-28s dev %-7s version %lu valid %lus\n", prefix, n->name,
+                              (unsigned long)s.state.border.version,
+                              seconds_until(s.state.border.expires_us, s.now_us));
+        }
+    }
+    return 0;
+}
+
 static int cmd_nib(tern_shell_t *sh, int argc, char **argv)
 {
     tern_ipv6_t *ip = sh->current->ctx;
@@ -268,7 +362,13 @@ static int cmd_nib(tern_shell_t *sh, int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "dest") == 0) {
         return print_destinations(sh, ip);
     }
-    tern_shell_printf(sh, "usage: nib neigh [IF] | nib route | nib prefix | nib dest\n");
+    if (argc == 2 && strcmp(argv[1], "reg") == 0) {
+        return print_registrations(sh, ip);
+    }
+    if (argc == 2 && strcmp(argv[1], "ctx") == 0) {
+        return print_contexts(sh, ip);
+    }
+    tern_shell_printf(sh, "usage: nib neigh [IF] | nib route | nib prefix | nib dest | nib reg | nib ctx\n");
     return -EINVAL;
 }
 
@@ -327,7 +427,7 @@ void tern_shell_add_ipv6(tern_shell_t *sh, tern_shell_ipv6_t *storage, tern_ipv6
 {
     storage->hook = (tern_shell_netif_hook_t){ NULL, print_addrs, ifconfig_command, ip };
     tern_shell_add_netif_hook(sh, &storage->hook);
-    storage->nib = (tern_shell_cmd_t){ NULL, "nib", "neigh [IF] | route | prefix | dest - IPv6 neighbors, routes, RA prefixes, destination cache", cmd_nib, ip };
+    storage->nib = (tern_shell_cmd_t){ NULL, "nib", "neigh [IF] | route | prefix | dest | reg | ctx - IPv6 neighbors, routes, RA prefixes, destination cache, 6LoWPAN registrations and contexts", cmd_nib, ip };
     (void)tern_shell_add(sh, &storage->nib);
     storage->route = (tern_shell_cmd_t){ NULL, "route", "add PREFIX/LEN [via ADDR] dev IF | del PREFIX/LEN [dev IF] - static routes", cmd_route, ip };
     (void)tern_shell_add(sh, &storage->route);
