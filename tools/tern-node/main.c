@@ -7,7 +7,7 @@
  * stack finish what the command started (run until idle), and prints the
  * output before reading the next line. Exits at end of input.
  *
- * Interfaces with real traffic (TAP) must be served while the node waits for
+ * Interfaces with real traffic (TAP, ZEP) must be served while the node waits for
  * input. Under the threaded executor the modules have their own threads and
  * the main thread may block in fgets(). Under the event loop the main thread
  * *is* the loop: a stdin thread reads lines and hands each one over (mutex +
@@ -26,19 +26,25 @@
 
 #include "cmd_pcap.h"
 #include "tern/link/ethernet.h"
+#include "tern/link/ieee802154.h"
 #include "tern/netdev/loopback.h"
 #include "tern/netdev/test.h"
 #include "tern/ipv6/ipv6.h"
 #include "tern/netif.h"
 #include "tern/port/posix.h"
 #include "tern/port/tap.h"
+#include "tern/port/zep.h"
 #include "tern/shell.h"
 #include "tern/shell_ping.h"
 #include "tern/shell_udp.h"
+#include "tern/sixlowpan/sixlowpan.h"
 #include "tern/stack.h"
 
 /** Most --tap interfaces. */
 #define NODE_TAP_MAX 4
+
+/** Most --zep interfaces. */
+#define NODE_ZEP_MAX 4
 
 /**
  * Packet buffer of the node without --pktbuf, bytes. A host can spare more
@@ -64,6 +70,23 @@ typedef struct {
     uint8_t mac[6];
     bool has_mac;
 } node_tap_t;
+
+/**
+ * One IEEE 802.15.4 interface (with 6LoWPAN) over a ZEP radio: --zep
+ * LOCAL,REMOTE, named wpan0, wpan1, ... in order.
+ */
+typedef struct {
+    tern_netdev_zep_t dev;
+    tern_ieee802154_link_t mac;
+    tern_netif_t netif;
+    const char *spec;          /**< the --zep argument */
+    char local[TERN_NETDEV_ZEP_ENDPOINT_LEN];
+    char remote[TERN_NETDEV_ZEP_ENDPOINT_LEN];
+    char ifname[16];           /**< "wpanN" */
+    char stats_name[16];       /**< "zep", "zep1", ...: the device's counter group */
+    uint8_t eui64[8];
+    bool has_eui64;            /**< --eui64 given for it */
+} node_zep_t;
 
 /** A line handed from the stdin thread to the loop's thread. */
 typedef struct {
@@ -99,6 +122,9 @@ typedef struct {
     node_pcap_cmds_t pcap_cmds;
     node_tap_t taps[NODE_TAP_MAX];
     unsigned tap_count;
+    tern_sixlowpan_t lowpan;
+    node_zep_t zeps[NODE_ZEP_MAX];
+    unsigned zep_count;
     stdin_feed_t feed;
 } node_t;
 
@@ -119,6 +145,15 @@ static void usage(FILE *out, const char *prog)
             "                            IFNAME (named like it; may repeat)\n"
             "  -m, --mac aa:bb:cc:dd:ee:ff\n"
             "                            MAC of the next --tap (default: derived from IFNAME)\n"
+            "  -z, --zep LOCAL_ADDR:PORT,REMOTE_ADDR:PORT\n"
+            "                            add an IEEE 802.15.4 interface with 6LoWPAN over ZEP v2 in UDP:\n"
+            "                            receive on LOCAL, send to REMOTE (IPv6 in brackets,\n"
+            "                            e.g. [::1]:17754); named wpan0, wpan1, ... (may repeat)\n"
+            "  -E, --eui64 aa:bb:cc:dd:ee:ff:00:11\n"
+            "                            extended address of the next --zep (default: derived\n"
+            "                            from the node name and LOCAL)\n"
+            "  -c, --channel N           802.15.4 channel of the ZEP interfaces, 11..26 (default %u)\n"
+            "  -P, --pan ID              PAN ID of the ZEP interfaces, 0..0xfffe (default 0x%04x)\n"
             "  -e, --executor loop|threaded\n"
             "                            event loop in one thread (default) or one thread per module\n"
             "  -n, --name NAME           node name (default 'tern')\n"
@@ -128,7 +163,8 @@ static void usage(FILE *out, const char *prog)
             "  -h, --help                this text\n"
             "Without interface options, --loopback is assumed.\n"
             "Commands are read from standard input, one per line; type 'help'.\n",
-            prog, NODE_PKTBUF_MAX, NODE_PKTBUF_DEFAULT);
+            prog, TERN_NETDEV_ZEP_DEFAULT_CHANNEL, TERN_NETDEV_ZEP_DEFAULT_PAN_ID, NODE_PKTBUF_MAX,
+            NODE_PKTBUF_DEFAULT);
 }
 
 /* Parse aa:bb:cc:dd:ee:ff (a unicast MAC). @return 0 or -EINVAL. */
@@ -144,6 +180,89 @@ static int parse_mac(const char *text, uint8_t mac[6])
         mac[i] = (uint8_t)v[i];
     }
     return ((mac[0] & 0x01u) != 0) ? -EINVAL : 0;
+}
+
+/* Parse an EUI-64 aa:bb:cc:dd:ee:ff:00:11 (unicast: I/G bit clear). @return 0 or -EINVAL. */
+static int parse_eui64(const char *text, uint8_t eui64[8])
+{
+    unsigned v[8];
+    char end;
+    if (sscanf(text, "%2x:%2x:%2x:%2x:%2x:%2x:%2x:%2x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+               &v[7], &end) != 8) {
+        return -EINVAL;
+    }
+    for (int i = 0; i < 8; i++) {
+        eui64[i] = (uint8_t)v[i];
+    }
+    return ((eui64[0] & 0x01u) != 0) ? -EINVAL : 0;
+}
+
+/* Split --zep LOCAL,REMOTE into @p zep and check both endpoints. @return 0 or -EINVAL. */
+static int parse_zep(const char *spec, node_zep_t *zep)
+{
+    const char *comma = strchr(spec, ',');
+    if (comma == NULL || (size_t)(comma - spec) >= sizeof(zep->local) ||
+        strlen(comma + 1) >= sizeof(zep->remote)) {
+        return -EINVAL;
+    }
+    memcpy(zep->local, spec, (size_t)(comma - spec));
+    zep->local[comma - spec] = '\0';
+    memcpy(zep->remote, comma + 1, strlen(comma + 1) + 1u);
+    struct sockaddr_storage local, remote;
+    socklen_t local_len, remote_len;
+    if (tern_netdev_zep_parse_endpoint(zep->local, &local, &local_len) < 0 ||
+        tern_netdev_zep_parse_endpoint(zep->remote, &remote, &remote_len) < 0 ||
+        local.ss_family != remote.ss_family) {
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/*
+ * One 802.15.4 interface over ZEP, set up in the order of the contract:
+ * radio, 802.15.4 interface, 6LoWPAN on it (IPv6 is enabled later, on every
+ * interface). Channel and PAN ID go to the radio before the interface reads
+ * them from it.
+ */
+static int add_zep(node_t *node, node_zep_t *zep, unsigned index, const char *name, uint16_t channel,
+                   uint16_t pan_id)
+{
+    if (!zep->has_eui64) {
+        /* Stable across restarts, distinct for each local endpoint of a host. */
+        char seed[TERN_NETDEV_ZEP_ENDPOINT_LEN + 64];
+        (void)snprintf(seed, sizeof(seed), "%s@%s", name, zep->local);
+        tern_netdev_zep_default_eui64(seed, zep->eui64);
+    }
+    (void)snprintf(zep->ifname, sizeof(zep->ifname), "wpan%u", index);
+    int res = tern_netdev_zep_setup(&zep->dev, zep->local, zep->remote, zep->eui64);
+    if (res < 0) {
+        fprintf(stderr, "tern-node: cannot open ZEP socket on %s: %s\n", zep->local, strerror(-res));
+        return res;
+    }
+    tern_netdev_t *dev = &zep->dev.netdev;
+    if (dev->driver->set(dev, TERN_NETOPT_CHANNEL, &channel, sizeof(channel)) < 0 ||
+        dev->driver->set(dev, TERN_NETOPT_NID, &pan_id, sizeof(pan_id)) < 0) {
+        tern_netdev_zep_stop(&zep->dev);
+        return -EINVAL;
+    }
+    if (index == 0) {
+        (void)snprintf(zep->stats_name, sizeof(zep->stats_name), "zep");
+    } else {
+        (void)snprintf(zep->stats_name, sizeof(zep->stats_name), "zep%u", index);
+    }
+    zep->dev.stats_group.name = zep->stats_name;
+    res = tern_ieee802154_netif_add(&node->stack, &zep->netif, &zep->mac, zep->ifname, dev);
+    if (res == 0) {
+        res = tern_sixlowpan_netif_attach(&node->lowpan, &zep->netif);
+    }
+    if (res < 0) {
+        fprintf(stderr, "tern-node: cannot add 802.15.4 interface %s over ZEP: %s\n", zep->ifname,
+                strerror(-res));
+        tern_netdev_zep_stop(&zep->dev);
+        return res;
+    }
+    tern_stack_add_stats(&node->stack, &zep->dev.stats_group);
+    return 0;
 }
 
 static int add_tap(node_t *node, node_tap_t *tap)
@@ -284,15 +403,22 @@ int main(int argc, char **argv)
         { "loopback", no_argument, NULL, 'l' },  { "test", no_argument, NULL, 't' },
         { "executor", required_argument, NULL, 'e' }, { "name", required_argument, NULL, 'n' },
         { "tap", required_argument, NULL, 'T' },  { "mac", required_argument, NULL, 'm' },
-        { "router", no_argument, NULL, 'r' },    { "pktbuf", required_argument, NULL, 'p' },    { "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
+        { "router", no_argument, NULL, 'r' },    { "pktbuf", required_argument, NULL, 'p' },    { "help", no_argument, NULL, 'h' },
+        { "zep", required_argument, NULL, 'z' }, { "eui64", required_argument, NULL, 'E' },
+        { "channel", required_argument, NULL, 'c' }, { "pan", required_argument, NULL, 'P' },
+        { NULL, 0, NULL, 0 },
     };
     bool want_lo = false, want_test = false, want_router = false;
     uint8_t next_mac[6];
     bool have_mac = false;
+    uint8_t next_eui64[8];
+    bool have_eui64 = false;
+    uint16_t channel = TERN_NETDEV_ZEP_DEFAULT_CHANNEL;
+    uint16_t pan_id = TERN_NETDEV_ZEP_DEFAULT_PAN_ID;
     const char *executor = "loop";
     const char *name = "tern";
     int opt;
-    while ((opt = getopt_long(argc, argv, "lte:n:T:m:rp:h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "lte:n:T:m:rp:hz:E:c:P:", options, NULL)) != -1) {
         switch (opt) {
         case 'l':
             want_lo = true;
@@ -328,6 +454,53 @@ int main(int argc, char **argv)
         case 'r':
             want_router = true;
             break;
+        case 'z': {
+            if (node.zep_count == NODE_ZEP_MAX) {
+                fprintf(stderr, "tern-node: at most %d --zep interfaces\n", NODE_ZEP_MAX);
+                return 2;
+            }
+            node_zep_t *zep = &node.zeps[node.zep_count++];
+            zep->spec = optarg;
+            if (parse_zep(optarg, zep) < 0) {
+                fprintf(stderr,
+                        "tern-node: bad --zep '%s' (want LOCAL_ADDR:PORT,REMOTE_ADDR:PORT, numeric addresses of "
+                        "one family, IPv6 in brackets: [::1]:17754,[::1]:17755)\n",
+                        optarg);
+                return 2;
+            }
+            zep->has_eui64 = have_eui64;
+            memcpy(zep->eui64, next_eui64, sizeof(next_eui64));
+            have_eui64 = false;
+            break;
+        }
+        case 'E':
+            if (parse_eui64(optarg, next_eui64) < 0) {
+                fprintf(stderr, "tern-node: bad EUI-64 '%s' (want a unicast aa:bb:cc:dd:ee:ff:00:11)\n", optarg);
+                return 2;
+            }
+            have_eui64 = true;
+            break;
+        case 'c':
+        case 'P': {
+            char *end = NULL;
+            unsigned long v = strtoul(optarg, &end, 0);
+            bool bad = (end == optarg || *end != '\0');
+            if (opt == 'c') {
+                if (bad || v < 11 || v > 26) {
+                    fprintf(stderr, "tern-node: bad --channel '%s' (want 11..26)\n", optarg);
+                    return 2;
+                }
+                channel = (uint16_t)v;
+            } else {
+                /* 0xffff is the broadcast PAN ID (802.15.4-2006 §7.5.6.2), not a PAN. */
+                if (bad || v > 0xfffeu) {
+                    fprintf(stderr, "tern-node: bad --pan '%s' (want 0..0xfffe)\n", optarg);
+                    return 2;
+                }
+                pan_id = (uint16_t)v;
+            }
+            break;
+        }
         case 'p': {
             char *end = NULL;
             unsigned long v = strtoul(optarg, &end, 10);
@@ -355,7 +528,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "tern-node: --mac applies to the next --tap: put it before --tap IFNAME\n");
         return 2;
     }
-    if (!want_lo && !want_test && node.tap_count == 0) {
+    if (have_eui64) {
+        fprintf(stderr, "tern-node: --eui64 applies to the next --zep: put it before --zep LOCAL,REMOTE\n");
+        return 2;
+    }
+    if (!want_lo && !want_test && node.tap_count == 0 && node.zep_count == 0) {
         want_lo = true;
     }
     if (start_executor(&node, executor) < 0) {
@@ -389,10 +566,20 @@ int main(int argc, char **argv)
     for (; res == 0 && taps_up < node.tap_count; taps_up++) {
         res = add_tap(&node, &node.taps[taps_up]);
     }
+    if (res == 0 && node.zep_count > 0) {
+        res = tern_sixlowpan_init(&node.lowpan, &node.stack);
+    }
+    unsigned zeps_up = 0;
+    for (; res == 0 && zeps_up < node.zep_count; zeps_up++) {
+        res = add_zep(&node, &node.zeps[zeps_up], zeps_up, name, channel, pan_id);
+    }
     if (res < 0) {
         fprintf(stderr, "tern-node: setting up the node failed: %s\n", strerror(-res));
         for (unsigned i = 0; i < taps_up; i++) {
             tern_netdev_tap_stop(&node.taps[i].dev);
+        }
+        for (unsigned i = 0; i < zeps_up; i++) {
+            tern_netdev_zep_stop(&node.zeps[i].dev);
         }
         tern_executor_stop(node.exec);
         return 1;
@@ -464,6 +651,9 @@ int main(int argc, char **argv)
     node_pcap_stop_all(&node.pcap_cmds);
     for (unsigned i = 0; i < node.tap_count; i++) {
         tern_netdev_tap_stop(&node.taps[i].dev);
+    }
+    for (unsigned i = 0; i < node.zep_count; i++) {
+        tern_netdev_zep_stop(&node.zeps[i].dev);
     }
     tern_executor_run_until_idle(node.exec);
     tern_executor_stop(node.exec);
