@@ -90,6 +90,15 @@ typedef struct tern_udp {
 int tern_udp_init(tern_udp_t *udp, tern_stack_t *stack, struct tern_ipv6 *ipv6);
 
 /**
+ * Seed the choice of ephemeral ports (tern_udp_init() seeds from the
+ * instance's address; a simulator seeds from its run's seed, see
+ * tern_ipv6_seed()).
+ * @pre after tern_udp_init(), before the stack runs (not synchronised)
+ * @param[in] seed any value (0 is replaced by 1)
+ */
+void tern_udp_seed(tern_udp_t *udp, uint32_t seed);
+
+/**
  * Pick a free ephemeral port (49152-65535, RFC 6335 §6), randomly, that no
  * module is registered for in netreg (UDP). Safe from any thread.
  * @return the port (> 0); -EADDRINUSE when 64 random tries and a scan found

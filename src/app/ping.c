@@ -289,6 +289,16 @@ static int handle(tern_module_t *self, tern_msg_t *msg)
 
 /* ------------------------------------------------------------ API */
 
+/* FNV-1a over @p name (NULL: none). */
+static uint32_t name_hash(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const char *p = name; p != NULL && *p != '\0'; p++) {
+        h = (h ^ (uint8_t)*p) * 16777619u;
+    }
+    return h ^ (h >> 16);
+}
+
 int tern_ping_init(tern_ping_t *ping, tern_stack_t *stack, tern_ipv6_t *ipv6)
 {
     if (ping == NULL || stack == NULL || ipv6 == NULL) {
@@ -346,9 +356,11 @@ int tern_ping_start(tern_ping_t *ping, const tern_ping_config_t *cfg, tern_ping_
     ping->cb = cb;
     ping->cb_arg = arg;
     ping->runs++;
-    /* Vary the identifier per instance and run, so that late replies of an
-     * earlier run are not taken for this one's. */
-    ping->identifier = (uint16_t)(((uintptr_t)ping >> 4) ^ (ping->runs * 0x9E37u) ^ (uint16_t)ping_now(ping));
+    /* Vary the identifier per node and run, so that late replies of an
+     * earlier run are not taken for this one's; from the node's name, not
+     * from an address, so that a simulation is the same run after run. */
+    ping->identifier = (uint16_t)(name_hash(ping->module.stack->name) ^ (ping->runs * 0x9E37u) ^
+                                  (uint16_t)ping_now(ping));
     ping->running = true;
     ping->registered = true;
     ping->started = false;

@@ -246,6 +246,11 @@ static int handle(tern_module_t *self, tern_msg_t *msg)
     }
 }
 
+void tern_udp_seed(tern_udp_t *udp, uint32_t seed)
+{
+    udp->rng = (seed != 0) ? seed : 1u; /* xorshift32 stays at 0 forever */
+}
+
 int tern_udp_init(tern_udp_t *udp, tern_stack_t *stack, struct tern_ipv6 *ipv6)
 {
     if (udp == NULL || stack == NULL) {
@@ -253,10 +258,7 @@ int tern_udp_init(tern_udp_t *udp, tern_stack_t *stack, struct tern_ipv6 *ipv6)
     }
     memset(udp, 0, sizeof(*udp));
     udp->ipv6 = ipv6;
-    udp->rng = 0x2545F491u ^ (uint32_t)(uintptr_t)udp;
-    if (udp->rng == 0) {
-        udp->rng = 1;
-    }
+    tern_udp_seed(udp, 0x2545F491u ^ (uint32_t)(uintptr_t)udp);
     int res = tern_module_init(&udp->module, "udp", TERN_CONF_UDP_PRIORITY, handle, udp, udp->queue,
                                TERN_CONF_MODULE_QUEUE_LEN);
     if (res < 0) {

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief tern-sim's command dispatch: one input line to a node's shell, to
+ *        every node's, or to the simulator itself.
+ *
+ *     N CMD...        run CMD on node N (1-based) through its shell
+ *     all CMD...      run CMD on node 1, 2, ... in turn, each output line
+ *                     prefixed with "N: "
+ *     run DURATION    advance virtual time by DURATION (250us, 500ms, 10s, 2m, 1h),
+ *                     running every event on the way
+ *     time            print the virtual time
+ *     help            the simulator's commands, then node 1's shell commands
+ *
+ * Empty lines and lines starting with '#' do nothing. The dispatch knows the
+ * simulation only through sim_cmd_t's functions, so it is tested without a
+ * stack (tests/unit/test_sim_topology.c).
+ */
+#ifndef TERN_SIM_CMD_H
+#define TERN_SIM_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** What the dispatch needs of a simulation. */
+typedef struct {
+    void *ctx;       /**< argument of every function */
+    unsigned nodes;  /**< node count (nodes 1..nodes) */
+    /** Run the shell line @p line (modified) on node @p index (0-based);
+     *  @p prefixed: its output lines get the "N: " prefix. @return the shell's result. */
+    int (*node_run)(void *ctx, unsigned index, char *line, bool prefixed);
+    /** Advance virtual time to @p deadline_us running every event. @return 0 or a negative errno. */
+    int (*run_until)(void *ctx, uint64_t deadline_us);
+    /** Current virtual time, us. */
+    uint64_t (*now)(void *ctx);
+    /** Simulator output (not a node's). */
+    void (*write)(void *ctx, const char *text, size_t len);
+} sim_cmd_t;
+
+/** Longest input line, bytes (as a node's shell line). */
+#define SIM_CMD_LINE_MAX 256u
+
+/**
+ * Run one input line (modified in place).
+ * @return 0 (also for empty lines and comments); the node's shell result for
+ *         `N CMD` (the first failure for `all`); -EINVAL for a malformed
+ *         simulator command (a message was written); -ENOENT for an unknown
+ *         command or node; run_until()'s error.
+ */
+int sim_cmd_run(const sim_cmd_t *sim, char *line);
+
+/**
+ * Parse a duration: a decimal number followed by a unit, us, ms, s, m or h
+ * ("500ms", "10s", "2m"), at most 1000 hours.
+ * @return 0 with microseconds in @p us; -EINVAL otherwise.
+ */
+int sim_parse_duration(const char *text, uint64_t *us);
+
+#endif /* TERN_SIM_CMD_H */
