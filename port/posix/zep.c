@@ -222,37 +222,6 @@ static int zep_send(tern_netdev_t *dev, const tern_iolist_t *iolist, size_t coun
 
 /* ------------------------------------------------------------ receive (reader thread) */
 
-/**
- * Third-level filtering (IEEE 802.15.4-2006 §7.5.6.2) of a parsed frame that
- * is not an acknowledgment. The radio is never a PAN coordinator, so a data
- * or command frame without a destination address is rejected.
- * @return true if the frame is for this radio; @p *unicast true when it names
- *         this radio's own address (the only case that is acknowledged).
- * @pre the mutex is held
- */
-static bool zep_filter(const tern_netdev_zep_t *zep, const tern_ieee802154_repr_t *repr, bool *unicast)
-{
-    *unicast = false;
-    if (repr->frame_type == TERN_IEEE802154_FRAME_TYPE_BEACON) {
-        return zep->pan_id == TERN_IEEE802154_PAN_ID_BROADCAST || repr->src_pan == zep->pan_id;
-    }
-    if (repr->dst.len == 0u) {
-        return false;
-    }
-    if (repr->dst_pan != TERN_IEEE802154_PAN_ID_BROADCAST && repr->dst_pan != zep->pan_id) {
-        return false;
-    }
-    if (repr->dst.len == TERN_IEEE802154_SHORT_ADDR_LEN) {
-        if (tern_ieee802154_addr_is_broadcast(&repr->dst)) {
-            return true;
-        }
-        *unicast = memcmp(repr->dst.u8, zep->short_addr, sizeof(zep->short_addr)) == 0;
-        return *unicast;
-    }
-    *unicast = memcmp(repr->dst.u8, zep->long_addr, sizeof(zep->long_addr)) == 0;
-    return *unicast;
-}
-
 /** What the reader does after handling one datagram. */
 typedef struct {
     bool raise;          /**< something for the interface: raise the interrupt */
@@ -309,8 +278,11 @@ static void zep_receive_locked(tern_netdev_zep_t *zep, const tern_zep_repr_t *hd
         }
         parsed = false; /* any other ACK: only a promiscuous radio keeps it */
     }
-    bool unicast = false;
-    bool accepted = parsed && zep_filter(zep, &repr, &unicast);
+    tern_ieee802154_rx_verdict_t verdict =
+        parsed ? tern_ieee802154_rx_filter(&repr, zep->pan_id, zep->short_addr, zep->long_addr)
+               : TERN_IEEE802154_RX_REJECT;
+    bool accepted = verdict != TERN_IEEE802154_RX_REJECT;
+    bool unicast = verdict == TERN_IEEE802154_RX_UNICAST;
     if (!accepted && !zep->promiscuous) {
         count(zep, TERN_NETDEV_ZEP_RX_FILTERED);
         return;

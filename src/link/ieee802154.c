@@ -37,35 +37,6 @@ static bool has_short_addr(const tern_ieee802154_link_t *mac)
 /* ------------------------------------------------------------ receive */
 
 /**
- * Third-level filtering (IEEE 802.15.4-2006 §7.5.6.2) of a data frame: a
- * destination address (this interface is never a PAN coordinator, so a frame
- * without one is not for it), the PAN ID ours or broadcast, the address ours
- * or the broadcast short address. The radio filtered already; this check
- * keeps the link right over a device that does not (or is promiscuous).
- * @return true if the frame is for this interface; @p *unicast true when it
- *         names this interface's own address.
- */
-static bool frame_is_for_us(const tern_ieee802154_link_t *mac, const tern_ieee802154_repr_t *repr, bool *unicast)
-{
-    *unicast = false;
-    if (repr->dst.len == 0u) {
-        return false;
-    }
-    if (repr->dst_pan != TERN_IEEE802154_PAN_ID_BROADCAST && repr->dst_pan != mac->pan_id) {
-        return false;
-    }
-    if (repr->dst.len == TERN_IEEE802154_SHORT_ADDR_LEN) {
-        if (tern_ieee802154_addr_is_broadcast(&repr->dst)) {
-            return true;
-        }
-        *unicast = has_short_addr(mac) && memcmp(repr->dst.u8, mac->short_addr, TERN_IEEE802154_SHORT_ADDR_LEN) == 0;
-        return *unicast;
-    }
-    *unicast = memcmp(repr->dst.u8, mac->long_addr, TERN_IEEE802154_EXT_ADDR_LEN) == 0;
-    return *unicast;
-}
-
-/**
  * Duplicate rejection: a sender that missed our acknowledgment retransmits
  * the frame with the same sequence number (§7.2.1.2, §7.5.6.4.3), and its
  * payload must go up once. Remember the last number per recent source; the
@@ -109,8 +80,11 @@ static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t
     if (repr.frame_type != TERN_IEEE802154_FRAME_TYPE_DATA) {
         return -EPROTONOSUPPORT; /* beacons, MAC commands, stray acknowledgments */
     }
-    bool unicast = false;
-    if (!frame_is_for_us(mac, &repr, &unicast) && !mac->promiscuous) {
+    /* The radio filtered already (IEEE 802.15.4-2006 §7.5.6.2); filtering again
+     * keeps the link right over a device that does not (or is promiscuous). */
+    tern_ieee802154_rx_verdict_t verdict = tern_ieee802154_rx_filter(&repr, mac->pan_id, mac->short_addr, mac->long_addr);
+    bool unicast = verdict == TERN_IEEE802154_RX_UNICAST;
+    if (verdict == TERN_IEEE802154_RX_REJECT && !mac->promiscuous) {
         return -EADDRNOTAVAIL;
     }
     if (repr.src.len == 0u || (size_t)hdr_len >= frame->size) {

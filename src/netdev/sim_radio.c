@@ -152,37 +152,6 @@ static bool radio_queue(tern_sim_radio_t *radio, const uint8_t *frame, size_t le
     return true;
 }
 
-/**
- * Third-level filtering (IEEE 802.15.4-2006 §7.5.6.2) of a parsed frame that
- * is not an acknowledgment. A radio is never the PAN coordinator here, so a
- * data or command frame without a destination address is rejected.
- * @return true if the frame is for this radio; @p *unicast true when it names
- *         this radio's own address (not a broadcast one), the only case that is
- *         acknowledged.
- */
-static bool radio_filter(const tern_sim_radio_t *radio, const tern_ieee802154_repr_t *repr, bool *unicast)
-{
-    *unicast = false;
-    if (repr->frame_type == TERN_IEEE802154_FRAME_TYPE_BEACON) {
-        return radio->pan_id == TERN_IEEE802154_PAN_ID_BROADCAST || repr->src_pan == radio->pan_id;
-    }
-    if (repr->dst.len == 0u) {
-        return false;
-    }
-    if (repr->dst_pan != TERN_IEEE802154_PAN_ID_BROADCAST && repr->dst_pan != radio->pan_id) {
-        return false;
-    }
-    if (repr->dst.len == TERN_IEEE802154_SHORT_ADDR_LEN) {
-        if (tern_ieee802154_addr_is_broadcast(&repr->dst)) {
-            return true;
-        }
-        *unicast = memcmp(repr->dst.u8, radio->short_addr, sizeof(radio->short_addr)) == 0;
-        return *unicast;
-    }
-    *unicast = memcmp(repr->dst.u8, radio->long_addr, sizeof(radio->long_addr)) == 0;
-    return *unicast;
-}
-
 unsigned tern_sim_radio_medium_receive(tern_sim_radio_t *radio, const uint8_t *psdu, size_t len, int16_t rssi,
                                        uint8_t lqi)
 {
@@ -200,8 +169,11 @@ unsigned tern_sim_radio_medium_receive(tern_sim_radio_t *radio, const uint8_t *p
         }
         parsed = false; /* any other ACK: only a promiscuous radio keeps it */
     }
-    bool unicast = false;
-    bool accepted = parsed && radio_filter(radio, &repr, &unicast);
+    tern_ieee802154_rx_verdict_t verdict =
+        parsed ? tern_ieee802154_rx_filter(&repr, radio->pan_id, radio->short_addr, radio->long_addr)
+               : TERN_IEEE802154_RX_REJECT;
+    bool accepted = verdict != TERN_IEEE802154_RX_REJECT;
+    bool unicast = verdict == TERN_IEEE802154_RX_UNICAST;
     if (!accepted && !radio->promiscuous) {
         tern_count(&radio->counters[TERN_SIM_RADIO_RX_FILTERED]);
         return 0;

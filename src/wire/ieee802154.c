@@ -46,6 +46,33 @@ bool tern_ieee802154_addr_is_broadcast(const tern_ieee802154_addr_t *addr)
            tern_ieee802154_addr_short(addr) == TERN_IEEE802154_SHORT_ADDR_BROADCAST;
 }
 
+tern_ieee802154_rx_verdict_t tern_ieee802154_rx_filter(const tern_ieee802154_repr_t *repr, uint16_t pan_id,
+                                                       const uint8_t short_addr[TERN_IEEE802154_SHORT_ADDR_LEN],
+                                                       const uint8_t long_addr[TERN_IEEE802154_EXT_ADDR_LEN])
+{
+    if (repr->frame_type == TERN_IEEE802154_FRAME_TYPE_BEACON) {
+        return (pan_id == TERN_IEEE802154_PAN_ID_BROADCAST || repr->src_pan == pan_id) ? TERN_IEEE802154_RX_ACCEPT
+                                                                                      : TERN_IEEE802154_RX_REJECT;
+    }
+    if (repr->dst.len == 0u) {
+        return TERN_IEEE802154_RX_REJECT; /* only a PAN coordinator takes frames without one */
+    }
+    if (repr->dst_pan != TERN_IEEE802154_PAN_ID_BROADCAST && repr->dst_pan != pan_id) {
+        return TERN_IEEE802154_RX_REJECT;
+    }
+    if (repr->dst.len == TERN_IEEE802154_SHORT_ADDR_LEN) {
+        if (tern_ieee802154_addr_is_broadcast(&repr->dst)) {
+            return TERN_IEEE802154_RX_ACCEPT;
+        }
+        uint16_t own = (uint16_t)(((unsigned)short_addr[0] << 8) | short_addr[1]);
+        bool has_short = own != TERN_IEEE802154_SHORT_ADDR_BROADCAST && own != TERN_IEEE802154_SHORT_ADDR_NONE;
+        return (has_short && tern_ieee802154_addr_short(&repr->dst) == own) ? TERN_IEEE802154_RX_UNICAST
+                                                                            : TERN_IEEE802154_RX_REJECT;
+    }
+    return (memcmp(repr->dst.u8, long_addr, TERN_IEEE802154_EXT_ADDR_LEN) == 0) ? TERN_IEEE802154_RX_UNICAST
+                                                                                 : TERN_IEEE802154_RX_REJECT;
+}
+
 bool tern_ieee802154_addr_equal(const tern_ieee802154_addr_t *a, const tern_ieee802154_addr_t *b)
 {
     if (a == NULL || b == NULL || a->len != b->len || a->len > TERN_IEEE802154_EXT_ADDR_LEN) {

@@ -948,6 +948,45 @@ static void test_tern_ieee802154_addr__helpers(void **state)
     assert_int_equal(tern_ieee802154_addr_mode(6), -EINVAL);
 }
 
+/* IEEE 802.15.4-2006 §7.5.6.2, third level, for a station that is not a PAN coordinator. */
+static void test_tern_ieee802154_rx_filter__each_rule(void **state)
+{
+    (void)state;
+    static const uint8_t own_long[8] = { 0x02, 0, 0, 0, 0, 0, 0, 0x01 };
+    static const uint8_t own_short[2] = { 0x12, 0x34 };
+    static const uint8_t no_short[2] = { 0xff, 0xfe };
+    tern_ieee802154_repr_t r = { .frame_type = TERN_IEEE802154_FRAME_TYPE_DATA, .dst_pan = 0x0023, .src_pan = 0x0023 };
+    /* extended destination: ours, another */
+    tern_ieee802154_addr_set_ext(&r.dst, own_long);
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, own_short, own_long), TERN_IEEE802154_RX_UNICAST);
+    r.dst.u8[7] = 0x02;
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, own_short, own_long), TERN_IEEE802154_RX_REJECT);
+    /* short destination: broadcast, ours, ours while we have none (0xfffe), another */
+    tern_ieee802154_addr_set_short(&r.dst, 0xffff);
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, own_short, own_long), TERN_IEEE802154_RX_ACCEPT);
+    tern_ieee802154_addr_set_short(&r.dst, 0x1234);
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, own_short, own_long), TERN_IEEE802154_RX_UNICAST);
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, no_short, own_long), TERN_IEEE802154_RX_REJECT);
+    tern_ieee802154_addr_set_short(&r.dst, 0xfffe);
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, no_short, own_long), TERN_IEEE802154_RX_REJECT);
+    /* PAN: another is refused, the broadcast PAN ID is accepted */
+    tern_ieee802154_addr_set_short(&r.dst, 0x1234);
+    r.dst_pan = 0x0024;
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, own_short, own_long), TERN_IEEE802154_RX_REJECT);
+    r.dst_pan = 0xffff;
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, own_short, own_long), TERN_IEEE802154_RX_UNICAST);
+    /* no destination address: only for a PAN coordinator */
+    r.dst.len = 0;
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, own_short, own_long), TERN_IEEE802154_RX_REJECT);
+    /* beacons: from our PAN, or any while we have none */
+    r.frame_type = TERN_IEEE802154_FRAME_TYPE_BEACON;
+    r.src_pan = 0x0023;
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, own_short, own_long), TERN_IEEE802154_RX_ACCEPT);
+    r.src_pan = 0x0042;
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0x0023, own_short, own_long), TERN_IEEE802154_RX_REJECT);
+    assert_int_equal(tern_ieee802154_rx_filter(&r, 0xffff, own_short, own_long), TERN_IEEE802154_RX_ACCEPT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -988,6 +1027,7 @@ int main(void)
         cmocka_unit_test(test_tern_ieee802154_emit__too_long),
         cmocka_unit_test(test_tern_ieee802154_emit__buffer_too_small),
         cmocka_unit_test(test_tern_ieee802154_addr__helpers),
+        cmocka_unit_test(test_tern_ieee802154_rx_filter__each_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -186,6 +186,33 @@ bool tern_ieee802154_addr_is_broadcast(const tern_ieee802154_addr_t *addr);
 /** True when @p a and @p b have the same length and bytes (two "none" are equal). */
 bool tern_ieee802154_addr_equal(const tern_ieee802154_addr_t *a, const tern_ieee802154_addr_t *b);
 
+/** Verdicts of tern_ieee802154_rx_filter(). */
+typedef enum {
+    TERN_IEEE802154_RX_REJECT = 0, /**< not for this station */
+    TERN_IEEE802154_RX_ACCEPT,     /**< for this station, not by its own address (broadcast, beacon) */
+    TERN_IEEE802154_RX_UNICAST,    /**< addressed to this station's own short or extended address */
+} tern_ieee802154_rx_verdict_t;
+
+/**
+ * Third-level receive filter of a station that is not a PAN coordinator
+ * (IEEE 802.15.4-2006 §7.5.6.2): a beacon is accepted when the station has
+ * no PAN (macPANId 0xffff) or it is from its PAN; another frame needs a
+ * destination address, a destination PAN ID that is the station's or
+ * broadcast, and a destination address that is the broadcast short address
+ * or the station's own short or extended address. Only RX_UNICAST frames
+ * are acknowledged (§7.5.6.4.2). One function for every radio and link that
+ * filters, so they cannot disagree.
+ * @param[in] repr        the parsed frame
+ * @param[in] pan_id      the station's PAN ID (macPANId)
+ * @param[in] short_addr  its short address (macShortAddress, canonical order);
+ *                        0xffff and 0xfffe mean it has none (§7.4.2)
+ * @param[in] long_addr   its extended address (canonical order)
+ * @return the verdict.
+ */
+tern_ieee802154_rx_verdict_t tern_ieee802154_rx_filter(const tern_ieee802154_repr_t *repr, uint16_t pan_id,
+                                                       const uint8_t short_addr[TERN_IEEE802154_SHORT_ADDR_LEN],
+                                                       const uint8_t long_addr[TERN_IEEE802154_EXT_ADDR_LEN]);
+
 /**
  * The addressing mode of an address of @p len bytes.
  * @return TERN_IEEE802154_ADDR_MODE_NONE, _SHORT or _EXT; -EINVAL for another length.
