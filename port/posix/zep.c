@@ -97,8 +97,8 @@ static void zep_header(tern_netdev_zep_t *zep, size_t psdu_len, uint8_t out[TERN
     tern_zep_repr_t repr = {
         .version = 2,
         .type = TERN_ZEP_TYPE_DATA,
-        .channel = (uint8_t)zep->channel,
-        .device_id = (uint16_t)(((unsigned)zep->long_addr[6] << 8) | zep->long_addr[7]),
+        .channel = (uint8_t)zep->pib.channel,
+        .device_id = (uint16_t)(((unsigned)zep->pib.long_addr[6] << 8) | zep->pib.long_addr[7]),
         .crc_mode = true, /* the frame ends with its FCS */
         .lqi = 0xFF,      /* the best link: a sender knows no link quality */
         .timestamp = ntp_now(),
@@ -176,7 +176,7 @@ static int zep_send(tern_netdev_t *dev, const tern_iolist_t *iolist, size_t coun
 
     (void)pthread_mutex_lock(&zep->mutex);
     int res = 0;
-    if (!zep->on || zep->fd < 0 || zep->remote_len == 0) {
+    if (!zep->pib.on || zep->fd < 0 || zep->remote_len == 0) {
         res = -ENETDOWN;
     } else if (zep->ack_waiting || zep->tx_result_pending) {
         res = -ENOBUFS; /* the previous outcome is not reported yet */
@@ -239,11 +239,11 @@ typedef struct {
 static void zep_receive_locked(tern_netdev_zep_t *zep, const tern_zep_repr_t *hdr, const uint8_t *psdu,
                                size_t psdu_len, rx_outcome_t *out)
 {
-    if (hdr->channel != zep->channel) {
+    if (hdr->channel != zep->pib.channel) {
         count(zep, TERN_NETDEV_ZEP_RX_OTHER_CHANNEL);
         return;
     }
-    if (!zep->on) {
+    if (!zep->pib.on) {
         count(zep, TERN_NETDEV_ZEP_RX_RADIO_OFF);
         return;
     }
@@ -279,11 +279,11 @@ static void zep_receive_locked(tern_netdev_zep_t *zep, const tern_zep_repr_t *hd
         parsed = false; /* any other ACK: only a promiscuous radio keeps it */
     }
     tern_ieee802154_rx_verdict_t verdict =
-        parsed ? tern_ieee802154_rx_filter(&repr, zep->pan_id, zep->short_addr, zep->long_addr)
+        parsed ? tern_ieee802154_pib_filter(&zep->pib, &repr)
                : TERN_IEEE802154_RX_REJECT;
     bool accepted = verdict != TERN_IEEE802154_RX_REJECT;
     bool unicast = verdict == TERN_IEEE802154_RX_UNICAST;
-    if (!accepted && !zep->promiscuous) {
+    if (!accepted && !zep->pib.promiscuous) {
         count(zep, TERN_NETDEV_ZEP_RX_FILTERED);
         return;
     }
@@ -526,119 +526,20 @@ static void zep_isr(tern_netdev_t *dev)
     }
 }
 
-static int put_u8(void *value, size_t max_len, bool v)
-{
-    if (max_len < 1u) {
-        return -EOVERFLOW;
-    }
-    *(uint8_t *)value = v ? 1u : 0u;
-    return 1;
-}
-
-static int take_bool(const void *value, size_t len, bool *v)
-{
-    if (value == NULL || len != 1u) {
-        return -EINVAL;
-    }
-    *v = *(const uint8_t *)value != 0u;
-    return 1;
-}
-
-static int zep_get_locked(tern_netdev_zep_t *zep, tern_netopt_t opt, void *value, size_t max_len)
-{
-    switch (opt) {
-    case TERN_NETOPT_ADDRESS:
-        if (max_len < sizeof(zep->short_addr)) {
-            return -EOVERFLOW;
-        }
-        memcpy(value, zep->short_addr, sizeof(zep->short_addr));
-        return (int)sizeof(zep->short_addr);
-    case TERN_NETOPT_ADDRESS_LONG:
-        if (max_len < sizeof(zep->long_addr)) {
-            return -EOVERFLOW;
-        }
-        memcpy(value, zep->long_addr, sizeof(zep->long_addr));
-        return (int)sizeof(zep->long_addr);
-    case TERN_NETOPT_ADDR_LEN:
-        return tern_netopt_put_u16(value, max_len, (uint16_t)sizeof(zep->short_addr));
-    case TERN_NETOPT_MAX_PDU_SIZE:
-        return tern_netopt_put_u16(value, max_len, TERN_IEEE802154_MAX_FRAME_LEN);
-    case TERN_NETOPT_DEVICE_TYPE:
-        return tern_netopt_put_u16(value, max_len, TERN_NETDEV_TYPE_IEEE802154);
-    case TERN_NETOPT_CHANNEL:
-        return tern_netopt_put_u16(value, max_len, zep->channel);
-    case TERN_NETOPT_NID:
-        return tern_netopt_put_u16(value, max_len, zep->pan_id);
-    case TERN_NETOPT_PROMISCUOUS:
-        return put_u8(value, max_len, zep->promiscuous);
-    case TERN_NETOPT_STATE:
-        return put_u8(value, max_len, zep->on);
-    default:
-        return -ENOTSUP;
-    }
-}
-
 static int zep_get(tern_netdev_t *dev, tern_netopt_t opt, void *value, size_t max_len)
 {
     tern_netdev_zep_t *zep = zep_of(dev);
     (void)pthread_mutex_lock(&zep->mutex);
-    int res = zep_get_locked(zep, opt, value, max_len);
+    int res = tern_ieee802154_pib_get(&zep->pib, opt, value, max_len);
     (void)pthread_mutex_unlock(&zep->mutex);
     return res;
-}
-
-static int zep_set_locked(tern_netdev_zep_t *zep, tern_netopt_t opt, const void *value, size_t len)
-{
-    uint16_t v16;
-    bool flag;
-    switch (opt) {
-    case TERN_NETOPT_ADDRESS:
-        if (value == NULL || len != sizeof(zep->short_addr)) {
-            return -EINVAL;
-        }
-        memcpy(zep->short_addr, value, len);
-        return (int)len;
-    case TERN_NETOPT_ADDRESS_LONG:
-        if (value == NULL || len != sizeof(zep->long_addr)) {
-            return -EINVAL;
-        }
-        memcpy(zep->long_addr, value, len);
-        return (int)len;
-    case TERN_NETOPT_CHANNEL:
-        /* 2.4 GHz O-QPSK, channel page 0 (2006 §6.1.2): what ZEP carries. */
-        if (tern_netopt_take_u16(value, len, &v16) < 0 || v16 < 11u || v16 > 26u) {
-            return -EINVAL;
-        }
-        zep->channel = v16;
-        return 2;
-    case TERN_NETOPT_NID:
-        if (tern_netopt_take_u16(value, len, &v16) < 0) {
-            return -EINVAL;
-        }
-        zep->pan_id = v16;
-        return 2;
-    case TERN_NETOPT_PROMISCUOUS:
-        if (take_bool(value, len, &flag) < 0) {
-            return -EINVAL;
-        }
-        zep->promiscuous = flag;
-        return 1;
-    case TERN_NETOPT_STATE:
-        if (take_bool(value, len, &flag) < 0) {
-            return -EINVAL;
-        }
-        zep->on = flag;
-        return 1;
-    default:
-        return -ENOTSUP;
-    }
 }
 
 static int zep_set(tern_netdev_t *dev, tern_netopt_t opt, const void *value, size_t len)
 {
     tern_netdev_zep_t *zep = zep_of(dev);
     (void)pthread_mutex_lock(&zep->mutex);
-    int res = zep_set_locked(zep, opt, value, len);
+    int res = tern_ieee802154_pib_set(&zep->pib, opt, value, len);
     (void)pthread_mutex_unlock(&zep->mutex);
     return res;
 }
@@ -845,11 +746,8 @@ int tern_netdev_zep_setup(tern_netdev_zep_t *zep, const char *local, const char 
     zep->fd = -1;
     zep->wake_pipe[0] = -1;
     zep->wake_pipe[1] = -1;
-    zep->short_addr[0] = 0xFFu;
-    zep->short_addr[1] = 0xFFu;
-    zep->pan_id = TERN_NETDEV_ZEP_DEFAULT_PAN_ID;
-    zep->channel = TERN_NETDEV_ZEP_DEFAULT_CHANNEL;
-    zep->on = true;
+    static const uint8_t unset[8] = { 0 }; /* the EUI-64 is checked and set below */
+    tern_ieee802154_pib_init(&zep->pib, unset, TERN_NETDEV_ZEP_DEFAULT_PAN_ID, TERN_NETDEV_ZEP_DEFAULT_CHANNEL);
     zep->ack_timeout_ms = TERN_NETDEV_ZEP_ACK_TIMEOUT_MS;
     zep->stats_group.name = "zep";
     zep->stats_group.names = zep_counter_names;
@@ -869,7 +767,7 @@ int tern_netdev_zep_setup(tern_netdev_zep_t *zep, const char *local, const char 
     if (eui64 == NULL || tern_netdev_zep_parse_endpoint(local, &local_addr, &local_len) < 0) {
         return -EINVAL;
     }
-    memcpy(zep->long_addr, eui64, sizeof(zep->long_addr));
+    memcpy(zep->pib.long_addr, eui64, sizeof(zep->pib.long_addr));
     int fd = socket(local_addr.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         return -errno;

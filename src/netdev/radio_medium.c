@@ -230,7 +230,7 @@ static void air_start(tern_radio_medium_t *medium, uint16_t s, tern_radio_air_t 
  */
 static bool air_cca_busy(const tern_radio_medium_t *medium, uint16_t s, uint64_t now)
 {
-    uint16_t channel = medium->radios[s]->channel;
+    uint16_t channel = medium->radios[s]->pib.channel;
     for (uint16_t o = 0; o < medium->count; o++) {
         if (o == s || medium->links[o][s].prr_ppm == 0u) {
             continue;
@@ -273,11 +273,11 @@ static void air_deliver(tern_radio_medium_t *medium, uint16_t s, const tern_radi
             continue;
         }
         tern_sim_radio_t *r = medium->radios[i];
-        if (!r->on) {
+        if (!r->pib.on) {
             tern_count(&medium->counters[TERN_RADIO_MEDIUM_LOST_RADIO_OFF]);
             continue;
         }
-        if (r->channel != rec->channel) {
+        if (r->pib.channel != rec->channel) {
             tern_count(&medium->counters[TERN_RADIO_MEDIUM_LOST_CHANNEL]);
             continue;
         }
@@ -318,7 +318,7 @@ static void medium_run_event(tern_radio_medium_t *medium, const event_t *ev)
     case EVENT_ACK_START: {
         tern_radio_air_t *rec = &r->air[TERN_SIM_RADIO_AIR_ACK];
         const tern_radio_air_t *data = &r->air[TERN_SIM_RADIO_AIR_DATA];
-        if (!r->on || air_overlaps(data, ev->time_us, data->channel)) {
+        if (!r->pib.on || air_overlaps(data, ev->time_us, data->channel)) {
             /* Switched off, or sending its own frame since: a radio sends one thing at a time. */
             rec->state = TERN_RADIO_AIR_IDLE;
             tern_count(&r->counters[TERN_SIM_RADIO_ACKS_SKIPPED]);
@@ -409,7 +409,7 @@ int tern_radio_medium_transmit(tern_radio_medium_t *medium, struct tern_sim_radi
     tern_radio_air_t *rec = &radio->air[TERN_SIM_RADIO_AIR_DATA];
     rec->psdu = radio->tx_psdu;
     rec->len = (uint8_t)psdu_len;
-    rec->channel = radio->channel;
+    rec->channel = radio->pib.channel;
     air_start(medium, radio->index, rec, now, false);
     medium_reschedule(medium);
     return 0;

@@ -83,7 +83,7 @@ static int radio_send(tern_netdev_t *netdev, const tern_iolist_t *iolist, size_t
         tern_count(&radio->counters[TERN_SIM_RADIO_TX_REFUSED]);
         return -EINVAL;
     }
-    if (!radio->on) {
+    if (!radio->pib.on) {
         tern_count(&radio->counters[TERN_SIM_RADIO_TX_REFUSED]);
         return -ENETDOWN;
     }
@@ -170,11 +170,11 @@ unsigned tern_sim_radio_medium_receive(tern_sim_radio_t *radio, const uint8_t *p
         parsed = false; /* any other ACK: only a promiscuous radio keeps it */
     }
     tern_ieee802154_rx_verdict_t verdict =
-        parsed ? tern_ieee802154_rx_filter(&repr, radio->pan_id, radio->short_addr, radio->long_addr)
+        parsed ? tern_ieee802154_pib_filter(&radio->pib, &repr)
                : TERN_IEEE802154_RX_REJECT;
     bool accepted = verdict != TERN_IEEE802154_RX_REJECT;
     bool unicast = verdict == TERN_IEEE802154_RX_UNICAST;
-    if (!accepted && !radio->promiscuous) {
+    if (!accepted && !radio->pib.promiscuous) {
         tern_count(&radio->counters[TERN_SIM_RADIO_RX_FILTERED]);
         return 0;
     }
@@ -250,105 +250,14 @@ static void radio_isr(tern_netdev_t *netdev)
     }
 }
 
-static int radio_put_u8(void *value, size_t max_len, bool v)
-{
-    if (max_len < 1u) {
-        return -EOVERFLOW;
-    }
-    *(uint8_t *)value = v ? 1u : 0u;
-    return 1;
-}
-
-static int radio_take_bool(const void *value, size_t len, bool *v)
-{
-    if (value == NULL || len != 1u) {
-        return -EINVAL;
-    }
-    *v = *(const uint8_t *)value != 0u;
-    return 1;
-}
-
 static int radio_get(tern_netdev_t *netdev, tern_netopt_t opt, void *value, size_t max_len)
 {
-    tern_sim_radio_t *radio = radio_of(netdev);
-    switch (opt) {
-    case TERN_NETOPT_ADDRESS:
-        if (max_len < sizeof(radio->short_addr)) {
-            return -EOVERFLOW;
-        }
-        memcpy(value, radio->short_addr, sizeof(radio->short_addr));
-        return (int)sizeof(radio->short_addr);
-    case TERN_NETOPT_ADDRESS_LONG:
-        if (max_len < sizeof(radio->long_addr)) {
-            return -EOVERFLOW;
-        }
-        memcpy(value, radio->long_addr, sizeof(radio->long_addr));
-        return (int)sizeof(radio->long_addr);
-    case TERN_NETOPT_ADDR_LEN:
-        return tern_netopt_put_u16(value, max_len, (uint16_t)sizeof(radio->short_addr));
-    case TERN_NETOPT_MAX_PDU_SIZE:
-        return tern_netopt_put_u16(value, max_len, TERN_RADIO_MAX_FRAME);
-    case TERN_NETOPT_DEVICE_TYPE:
-        return tern_netopt_put_u16(value, max_len, TERN_NETDEV_TYPE_IEEE802154);
-    case TERN_NETOPT_CHANNEL:
-        return tern_netopt_put_u16(value, max_len, radio->channel);
-    case TERN_NETOPT_NID:
-        return tern_netopt_put_u16(value, max_len, radio->pan_id);
-    case TERN_NETOPT_PROMISCUOUS:
-        return radio_put_u8(value, max_len, radio->promiscuous);
-    case TERN_NETOPT_STATE:
-        return radio_put_u8(value, max_len, radio->on);
-    default:
-        return -ENOTSUP;
-    }
+    return tern_ieee802154_pib_get(&radio_of(netdev)->pib, opt, value, max_len);
 }
 
 static int radio_set(tern_netdev_t *netdev, tern_netopt_t opt, const void *value, size_t len)
 {
-    tern_sim_radio_t *radio = radio_of(netdev);
-    uint16_t v16;
-    bool flag;
-    switch (opt) {
-    case TERN_NETOPT_ADDRESS:
-        if (value == NULL || len != sizeof(radio->short_addr)) {
-            return -EINVAL;
-        }
-        memcpy(radio->short_addr, value, len);
-        return (int)len;
-    case TERN_NETOPT_ADDRESS_LONG:
-        if (value == NULL || len != sizeof(radio->long_addr)) {
-            return -EINVAL;
-        }
-        memcpy(radio->long_addr, value, len);
-        return (int)len;
-    case TERN_NETOPT_CHANNEL:
-        if (tern_netopt_take_u16(value, len, &v16) < 0 || v16 < TERN_SIM_RADIO_CHANNEL_MIN ||
-            v16 > TERN_SIM_RADIO_CHANNEL_MAX) {
-            return -EINVAL;
-        }
-        radio->channel = v16;
-        return 2;
-    case TERN_NETOPT_NID:
-        if (tern_netopt_take_u16(value, len, &v16) < 0) {
-            return -EINVAL;
-        }
-        radio->pan_id = v16;
-        return 2;
-    case TERN_NETOPT_PROMISCUOUS:
-        if (radio_take_bool(value, len, &flag) < 0) {
-            return -EINVAL;
-        }
-        radio->promiscuous = flag;
-        return 1;
-    case TERN_NETOPT_STATE:
-        if (radio_take_bool(value, len, &flag) < 0) {
-            return -EINVAL;
-        }
-        radio->on = flag;
-        return 1;
-    default:
-        return -ENOTSUP;
-    }
+    return tern_ieee802154_pib_set(&radio_of(netdev)->pib, opt, value, len);
 }
 
 static const tern_netdev_driver_t sim_radio_driver = {
@@ -368,12 +277,7 @@ int tern_sim_radio_init(tern_sim_radio_t *radio, tern_radio_medium_t *medium, co
     memset(radio, 0, sizeof(*radio));
     radio->netdev.driver = &sim_radio_driver;
     radio->medium = medium;
-    memcpy(radio->long_addr, long_addr, sizeof(radio->long_addr));
-    radio->short_addr[0] = 0xFFu;
-    radio->short_addr[1] = 0xFFu;
-    radio->pan_id = 0xFFFFu;
-    radio->channel = TERN_SIM_RADIO_DEFAULT_CHANNEL;
-    radio->on = true;
+    tern_ieee802154_pib_init(&radio->pib, long_addr, TERN_IEEE802154_PAN_ID_BROADCAST, TERN_SIM_RADIO_DEFAULT_CHANNEL);
     radio->stats_group.name = "radio";
     radio->stats_group.names = radio_counter_names;
     radio->stats_group.values = radio->counters;

@@ -800,7 +800,7 @@ static void test_options__through_to_device_copies_consistent(void **state)
     /* Channel. */
     v = 15;
     assert_int_equal(tern_netapi_set(m, TERN_NETOPT_CHANNEL, 0, &v, 2), 2);
-    assert_int_equal(nodes[0].radio.channel, 15);
+    assert_int_equal(nodes[0].radio.pib.channel, 15);
     v = 5; /* not a 2.4 GHz channel: the device refuses, the copy stays */
     assert_int_equal(tern_netapi_set(m, TERN_NETOPT_CHANNEL, 0, &v, 2), -EINVAL);
     v = 0;
@@ -809,7 +809,7 @@ static void test_options__through_to_device_copies_consistent(void **state)
     /* PAN ID. */
     v = 0x1234;
     assert_int_equal(tern_netapi_set(m, TERN_NETOPT_NID, 0, &v, 2), 2);
-    assert_int_equal(nodes[0].radio.pan_id, 0x1234);
+    assert_int_equal(nodes[0].radio.pib.pan_id, 0x1234);
     v = 0;
     assert_int_equal(tern_netapi_get(m, TERN_NETOPT_NID, 0, &v, 2), 2);
     assert_int_equal(v, 0x1234);
@@ -818,7 +818,7 @@ static void test_options__through_to_device_copies_consistent(void **state)
     const uint8_t s[2] = { 0x12, 0x34 };
     uint8_t got[8] = { 0 };
     assert_int_equal(tern_netapi_set(m, TERN_NETOPT_ADDRESS, 0, s, 2), 2);
-    assert_memory_equal(nodes[0].radio.short_addr, s, 2);
+    assert_memory_equal(nodes[0].radio.pib.short_addr, s, 2);
     assert_int_equal(tern_netapi_get(m, TERN_NETOPT_ADDRESS, 0, got, sizeof(got)), 2);
     assert_memory_equal(got, s, 2);
     assert_int_equal(tern_netapi_set(m, TERN_NETOPT_ADDRESS, 0, s, 1), -EINVAL);
@@ -829,7 +829,7 @@ static void test_options__through_to_device_copies_consistent(void **state)
     assert_memory_equal(nodes[0].netif.l2addr, l, 8);
     l[7] = 0x99;
     assert_int_equal(tern_netapi_set(m, TERN_NETOPT_ADDRESS_LONG, 0, l, 8), 8);
-    assert_memory_equal(nodes[0].radio.long_addr, l, 8);
+    assert_memory_equal(nodes[0].radio.pib.long_addr, l, 8);
     assert_memory_equal(nodes[0].netif.l2addr, l, 8);
     assert_int_equal(tern_netapi_get(m, TERN_NETOPT_ADDRESS_LONG, 0, got, sizeof(got)), 8);
     assert_memory_equal(got, l, 8);

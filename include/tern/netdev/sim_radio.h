@@ -51,14 +51,12 @@
 
 #include "tern/config.h"
 #include "tern/netdev.h"
+#include "tern/netdev/ieee802154_pib.h"
 #include "tern/netdev/radio_medium.h"
 #include "tern/stats.h"
 
 /** Channel a radio starts on (the last 2.4 GHz channel, as many stacks default to). */
 #define TERN_SIM_RADIO_DEFAULT_CHANNEL 26u
-/** Lowest and highest 2.4 GHz O-QPSK channel (channel page 0). */
-#define TERN_SIM_RADIO_CHANNEL_MIN 11u
-#define TERN_SIM_RADIO_CHANNEL_MAX 26u
 
 /** Counters of a radio (stats group "radio": register it with the node's stack). */
 typedef enum {
@@ -96,13 +94,7 @@ typedef struct tern_sim_radio {
     tern_netdev_t netdev;                 /**< the device; pass &radio.netdev */
     tern_radio_medium_t *medium;          /**< the medium it is attached to */
     uint16_t index;                       /**< its index in the medium */
-    /* configuration */
-    uint8_t long_addr[8];                 /**< extended address, canonical order */
-    uint8_t short_addr[2];                /**< short address, canonical order */
-    uint16_t pan_id;                      /**< PAN ID */
-    uint16_t channel;                     /**< channel */
-    bool promiscuous;                     /**< deliver every frame heard */
-    bool on;                              /**< switched on */
+    tern_ieee802154_pib_t pib;            /**< addresses, PAN ID, channel, promiscuous, on */
     /* transmission */
     tern_radio_air_t air[TERN_SIM_RADIO_AIR_NUMOF]; /**< the data frame and an acknowledgment */
     uint8_t tx_psdu[TERN_RADIO_MAX_PSDU]; /**< the frame being sent, FCS appended */

@@ -79,6 +79,7 @@
 #include <sys/socket.h>
 
 #include "tern/netdev.h"
+#include "tern/netdev/ieee802154_pib.h"
 #include "tern/stats.h"
 #include "tern/wire/ieee802154.h"
 #include "tern/wire/zep.h"
@@ -155,12 +156,7 @@ typedef struct {
     bool started;                         /**< the interface called isr() once */
     bool stopping;                        /**< stop() in progress */
     /* configuration */
-    uint8_t long_addr[8];                 /**< extended address, canonical order */
-    uint8_t short_addr[2];                /**< short address, canonical order */
-    uint16_t pan_id;                      /**< PAN ID */
-    uint16_t channel;                     /**< channel */
-    bool promiscuous;                     /**< deliver every frame on the channel */
-    bool on;                              /**< switched on */
+    tern_ieee802154_pib_t pib;            /**< addresses, PAN ID, channel, promiscuous, on */
     uint32_t ack_timeout_ms;              /**< ACK wait; 0: never wait (see the file comment) */
     /* transmission */
     uint32_t zep_seq;                     /**< ZEP sequence number of the next datagram */
