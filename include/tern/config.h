@@ -586,16 +586,30 @@ _Static_assert(TERN_CONF_SIXLOWPAN_NETIFS >= 1 && TERN_CONF_SIXLOWPAN_NETIFS <= 
 
 /**
  * Datagrams being sent in fragments at the same time (one fragment per turn
- * each, served in turn). A datagram to fragment while every slot is busy is
- * dropped and counted (tx_busy). Default 2: each holds its whole datagram in
- * pktbuf until its last fragment is out (up to 1280 B of the 6144 B
- * default). Cost: about 48 B each plus that pktbuf.
+ * each, served in turn; each next fragment once the interface reported the
+ * last one's outcome). A datagram to fragment while every slot is busy waits
+ * (TERN_CONF_SIXLOWPAN_FRAG_WAIT). Default 2: each holds its whole datagram
+ * in pktbuf until its last fragment is out (up to 1280 B of the 6144 B
+ * default). Cost: about 56 B each plus that pktbuf.
  */
 #ifndef TERN_CONF_SIXLOWPAN_FRAG_SLOTS
 #define TERN_CONF_SIXLOWPAN_FRAG_SLOTS 2
 #endif
 _Static_assert(TERN_CONF_SIXLOWPAN_FRAG_SLOTS >= 1 && TERN_CONF_SIXLOWPAN_FRAG_SLOTS <= 64,
                "TERN_CONF_SIXLOWPAN_FRAG_SLOTS out of range [1, 64]");
+
+/**
+ * Datagrams that wait, in order, for a fragmentation slot while all
+ * TERN_CONF_SIXLOWPAN_FRAG_SLOTS are busy; one more is dropped and counted
+ * (tx_busy). Default 4: a burst of large datagrams (a router forwarding
+ * several, a fast ping) is sent rather than lost; they wait in pktbuf, which
+ * bounds them too. Cost: a pointer each.
+ */
+#ifndef TERN_CONF_SIXLOWPAN_FRAG_WAIT
+#define TERN_CONF_SIXLOWPAN_FRAG_WAIT 4
+#endif
+_Static_assert(TERN_CONF_SIXLOWPAN_FRAG_WAIT >= 0 && TERN_CONF_SIXLOWPAN_FRAG_WAIT <= 64,
+               "TERN_CONF_SIXLOWPAN_FRAG_WAIT out of range [0, 64]");
 
 /**
  * Longest run of uncompressed IPv6 + extension + UDP headers the module

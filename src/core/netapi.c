@@ -70,7 +70,10 @@ int tern_netapi_post(tern_module_t *to, tern_msg_t *msg)
     return res;
 }
 
-/* Hand one reference of pkt (of @p stack) to @p to; on failure release it and count. */
+/* Hand one reference of pkt (of @p stack) to @p to; on failure release it and
+ * count. A packet going down (SND) is released with the error, so that its
+ * sender's NETERR report learns of the drop: every packet sent down is
+ * reported exactly once, by whoever releases it last. */
 static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, tern_pkt_t *pkt)
 {
     tern_msg_t msg = { .type = type, .sender = NULL, .content.pkt = pkt };
@@ -79,7 +82,11 @@ static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, te
         unsigned counter = (res == -ENOBUFS) ? TERN_NETAPI_DROP_QUEUE_FULL
                                               : TERN_NETAPI_DROP_INVALID;
         tern_count(&stack->netapi_drops[counter]);
-        tern_pktbuf_release(&stack->pktbuf, pkt);
+        if (type == TERN_MSG_SND) {
+            tern_pktbuf_release_error(&stack->pktbuf, pkt, res);
+        } else {
+            tern_pktbuf_release(&stack->pktbuf, pkt);
+        }
     }
     return res;
 }

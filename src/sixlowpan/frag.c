@@ -39,6 +39,8 @@
 
 static const uint8_t broadcast_short[SIXLOWPAN_BROADCAST_LEN] = { 0xff, 0xff };
 
+static void send_datagram(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt);
+
 /** Round @p n down to a multiple of 8 (a fragment unit). */
 static size_t floor8(size_t n)
 {
@@ -73,27 +75,56 @@ static int copy_range(const tern_pkt_t *pkt, size_t offset, uint8_t *out, size_t
 }
 
 /**
+ * The interface's report on a fragment (its NETERR snip): runs where the
+ * frame is released, on the interface's turn (another thread under the
+ * threaded executor), so it only records the outcome and wakes the module.
+ * A wake-up lost to a full queue is made up by the messages that filled it
+ * (the handler looks for outcomes after every message).
+ */
+static void fragment_reported(void *ctx, int err)
+{
+    tern_sixlowpan_frag_t *slot = ctx;
+    __atomic_store_n(&slot->outcome, err, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->state, (uint8_t)SIXLOWPAN_FRAG_REPORTED, __ATOMIC_RELEASE);
+    sixlowpan_kick(slot->owner);
+}
+
+/**
  * Put an interface header (a copy of @p hdr) in front of @p payload and
- * hand the frame to the interface.
+ * hand the frame to the interface. With @p slot, the frame carries a NETERR
+ * report that tells the slot the frame's outcome, exactly once, also when
+ * the frame never reaches the interface (the slot is IN_FLIGHT from here).
  * @return 0; -ENOMEM (no pktbuf, @p payload released); -ENOBUFS (the
  *         interface's queue was full, the frame released). Counted.
  */
 static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const tern_netif_hdr_t *hdr,
-                      tern_pkt_t *payload)
+                      tern_pkt_t *payload, tern_sixlowpan_frag_t *slot)
 {
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
+    if (slot != NULL) {
+        const tern_neterr_report_t report = { .report = fragment_reported, .ctx = slot };
+        tern_pkt_t *neterr = tern_pktbuf_add(pb, NULL, &report, sizeof(report), TERN_NETTYPE_NETERR);
+        if (neterr == NULL) {
+            sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM);
+            tern_pktbuf_release(pb, payload);
+            return -ENOMEM;
+        }
+        payload->next = neterr;
+        __atomic_store_n(&slot->state, (uint8_t)SIXLOWPAN_FRAG_IN_FLIGHT, __ATOMIC_RELAXED);
+    }
     tern_pkt_t *frame = tern_netif_hdr_build(pb, payload, NULL, 0, NULL, 0);
     if (frame == NULL) {
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM);
-        tern_pktbuf_release(pb, payload);
+        tern_pktbuf_release_error(pb, payload, -ENOMEM);
         return -ENOMEM;
     }
     memcpy(frame->data, hdr, sizeof(*hdr));
     int res = tern_netapi_send(&lif->netif->module, frame);
     if (res < 0) {
         if (res != -ENOBUFS) {
-            tern_pktbuf_release(pb, frame); /* not attached: still ours */
+            tern_pktbuf_release_error(pb, frame, res); /* not attached: still ours */
         }
+        /* (-ENOBUFS: netapi released it with the error, the report has it.) */
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_LINK_REFUSED);
         return -ENOBUFS;
     }
@@ -120,7 +151,8 @@ static void drop(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt, tern_sixlowpan_stat_
 bool sixlowpan_fragmenting(const tern_sixlowpan_t *lowpan)
 {
     for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; i++) {
-        if (lowpan->frags[i].pkt != NULL) {
+        const tern_sixlowpan_frag_t *slot = &lowpan->frags[i];
+        if (slot->pkt != NULL && __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) != SIXLOWPAN_FRAG_IN_FLIGHT) {
             return true;
         }
     }
@@ -185,8 +217,31 @@ static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
     }
-    int res = send_frame(lowpan, lif, hdr, payload);
+    int res = send_frame(lowpan, lif, hdr, payload, NULL);
     tern_pktbuf_release_error(pb, pkt, res);
+}
+
+/**
+ * Free @p slot, its datagram released with @p err for its sender's report,
+ * and start the oldest datagram waiting for a slot, if any.
+ */
+static void slot_free(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot, int err)
+{
+    tern_pktbuf_release_error(&lowpan->module.stack->pktbuf, slot->pkt, err);
+    memset(slot, 0, sizeof(*slot));
+    if (lowpan->frag_wait_count > 0u) {
+        tern_pkt_t *next = lowpan->frag_wait[lowpan->frag_wait_head];
+        lowpan->frag_wait_head = (uint8_t)((lowpan->frag_wait_head + 1u) % (TERN_CONF_SIXLOWPAN_FRAG_WAIT + 1u));
+        lowpan->frag_wait_count--;
+        send_datagram(lowpan, next);
+    }
+}
+
+/** Give up the datagram of @p slot (counted), report @p err to its sender and free the slot. */
+static void fragment_failed(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot, int err)
+{
+    sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_FRAG_ABORTED);
+    slot_free(lowpan, slot, err);
 }
 
 /**
@@ -205,7 +260,15 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
         return;
     }
     if (slot == NULL) {
-        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_BUSY, -ENOBUFS);
+        if (lowpan->frag_wait_count >= TERN_CONF_SIXLOWPAN_FRAG_WAIT) {
+            drop(lowpan, pkt, TERN_SIXLOWPAN_TX_BUSY, -ENOBUFS);
+            return;
+        }
+        /* Every slot busy: wait, in order, for one (slot_free() starts it). */
+        size_t tail = (lowpan->frag_wait_head + lowpan->frag_wait_count) % (TERN_CONF_SIXLOWPAN_FRAG_WAIT + 1u);
+        lowpan->frag_wait[tail] = pkt;
+        lowpan->frag_wait_count++;
+        sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_WAITED);
         return;
     }
     /* The first fragment ends at a multiple of 8 of the uncompressed datagram
@@ -264,13 +327,7 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     }
     lif->next_tag++;
     sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_FRAGMENTED);
-    tern_netif_hdr_t first = *hdr;
-    first.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
-    int res = send_frame(lowpan, lif, &first, payload);
-    if (res < 0) {
-        tern_pktbuf_release_error(pb, pkt, res); /* the rest would be useless */
-        return;
-    }
+    slot->owner = lowpan;
     slot->pkt = pkt;
     slot->lif = lif;
     slot->hdr = *hdr;
@@ -278,12 +335,23 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     slot->offset = (uint16_t)data_end;
     slot->tag = frag.datagram_tag;
     slot->per_fragment = (uint16_t)per_fragment;
-    /* The module's handler queues the next turn (kick_fragmentation). */
+    tern_netif_hdr_t first = *hdr;
+    first.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
+    if (send_frame(lowpan, lif, &first, payload, slot) == -ENOMEM && slot->state != SIXLOWPAN_FRAG_IN_FLIGHT) {
+        fragment_failed(lowpan, slot, -ENOMEM); /* no report was attached: nothing will come */
+    }
+    /* Otherwise the FRAGNs follow once its outcome is in (sixlowpan_send_next_fragment). */
 }
 
 void sixlowpan_send(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
 {
     sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_DATAGRAMS);
+    send_datagram(lowpan, pkt);
+}
+
+/** Compress @p pkt ([NETIF, IPV6, ...]) and send it whole, or start its fragments. */
+static void send_datagram(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
+{
     const tern_netif_hdr_t *nh = (pkt->type == TERN_NETTYPE_NETIF && pkt->size >= sizeof(tern_netif_hdr_t))
                                      ? (const tern_netif_hdr_t *)pkt->data
                                      : NULL;
@@ -329,7 +397,7 @@ void sixlowpan_send(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
     send_first_fragment(lowpan, lif, &hdr, &link, pkt, hdrs_len, size, (size_t)comp, consumed, (size_t)room);
 }
 
-/** Send the next FRAGN of @p slot; free the slot after the last one. */
+/** Send the next FRAGN of @p slot (its outcome decides what follows). */
 static void send_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
 {
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
@@ -356,23 +424,46 @@ static void send_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
         if (chunk < left) {
             hdr.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
         }
-        res = send_frame(lowpan, slot->lif, &hdr, payload);
+        slot->offset = (uint16_t)(slot->offset + chunk);
+        res = send_frame(lowpan, slot->lif, &hdr, payload, slot);
     }
-    slot->offset = (uint16_t)(slot->offset + chunk);
-    if (res < 0 || slot->offset >= slot->size) {
-        /* Done, or a fragment lost here: the rest would be of no use
-         * (RFC 4944 §5.3 has no retransmission). The datagram's pktbuf goes now. */
-        tern_pktbuf_release_error(pb, slot->pkt, res);
-        memset(slot, 0, sizeof(*slot));
+    if (res < 0 && slot->state != SIXLOWPAN_FRAG_IN_FLIGHT && slot->state != SIXLOWPAN_FRAG_REPORTED) {
+        fragment_failed(lowpan, slot, res); /* no report was attached: nothing will come */
+    }
+}
+
+/**
+ * Take in the outcome the interface reported for @p slot's last fragment.
+ * A fragment that never went out (no memory, a full queue, the channel
+ * never free, a device error) ends the datagram: RFC 4944 §5.3 has no
+ * retransmission, so the rest would be of no use. One that went out but
+ * whose acknowledgment never came (-EHOSTUNREACH after the MAC's retries)
+ * may well have arrived (only the ACKs lost), so the datagram goes on.
+ * After the last fragment the datagram is done; otherwise the next may go.
+ */
+static void fragment_outcome(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
+{
+    int err = __atomic_load_n(&slot->outcome, __ATOMIC_RELAXED);
+    slot->state = SIXLOWPAN_FRAG_READY;
+    if (err < 0 && err != -EHOSTUNREACH) {
+        fragment_failed(lowpan, slot, err);
+    } else if (slot->offset >= slot->size) {
+        slot_free(lowpan, slot, 0);
     }
 }
 
 void sixlowpan_send_next_fragment(tern_sixlowpan_t *lowpan)
 {
+    for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; i++) {
+        tern_sixlowpan_frag_t *slot = &lowpan->frags[i];
+        if (slot->pkt != NULL && __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) == SIXLOWPAN_FRAG_REPORTED) {
+            fragment_outcome(lowpan, slot);
+        }
+    }
     /* Round robin: each datagram in fragmentation gets one fragment in turn. */
     for (size_t k = 0; k < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; k++) {
         size_t i = (lowpan->frag_next + k) % TERN_CONF_SIXLOWPAN_FRAG_SLOTS;
-        if (lowpan->frags[i].pkt != NULL) {
+        if (lowpan->frags[i].pkt != NULL && lowpan->frags[i].state == SIXLOWPAN_FRAG_READY) {
             lowpan->frag_next = (uint8_t)((i + 1u) % TERN_CONF_SIXLOWPAN_FRAG_SLOTS);
             send_fragment(lowpan, &lowpan->frags[i]);
             return;

@@ -43,8 +43,10 @@ static const char *const sixlowpan_counter_names[TERN_SIXLOWPAN_STAT_NUMOF] = {
     [TERN_SIXLOWPAN_TX_INVALID] = "tx_invalid",
     [TERN_SIXLOWPAN_TX_TOO_BIG] = "tx_too_big",
     [TERN_SIXLOWPAN_TX_BUSY] = "tx_busy",
+    [TERN_SIXLOWPAN_TX_WAITED] = "tx_waited",
     [TERN_SIXLOWPAN_TX_NOMEM] = "tx_nomem",
     [TERN_SIXLOWPAN_TX_LINK_REFUSED] = "tx_link_refused",
+    [TERN_SIXLOWPAN_TX_FRAG_ABORTED] = "tx_frag_aborted",
 };
 
 /** RFC 4944 §4: the MTU IPv6 sees on a 6LoWPAN interface. */
@@ -336,12 +338,10 @@ static void sixlowpan_receive(tern_sixlowpan_t *lowpan, tern_pkt_t *frame)
 /** Queue one "next fragment" message to the module itself, if none is queued. */
 static void kick_fragmentation(tern_sixlowpan_t *lowpan)
 {
-    if (lowpan->frag_kick_pending || !sixlowpan_fragmenting(lowpan)) {
+    if (!sixlowpan_fragmenting(lowpan)) {
         return;
     }
-    tern_msg_t msg = { .type = SIXLOWPAN_MSG_NEXT_FRAGMENT, .sender = &lowpan->module, .content.value = 0 };
-    /* A full queue means the handler runs again soon: the next turn retries. */
-    lowpan->frag_kick_pending = (tern_netapi_post(&lowpan->module, &msg) == 0);
+    sixlowpan_kick(lowpan);
 }
 
 /** netapi SET: TERN_NETOPT_SIXLOWPAN_CONTEXT (from 6LoWPAN-ND in the IPv6 module). */
@@ -377,7 +377,7 @@ static int sixlowpan_handle(tern_module_t *self, tern_msg_t *msg)
         reass_timer_update(lowpan);
         break;
     case SIXLOWPAN_MSG_NEXT_FRAGMENT:
-        lowpan->frag_kick_pending = false;
+        __atomic_store_n(&lowpan->frag_kick_pending, false, __ATOMIC_RELAXED);
         sixlowpan_send_next_fragment(lowpan);
         break;
     case TERN_MSG_SET:

@@ -7,13 +7,28 @@
 #ifndef TERN_SIXLOWPAN_INTERNAL_H
 #define TERN_SIXLOWPAN_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tern/netapi.h"
 #include "tern/sixlowpan/sixlowpan.h"
 
 /** Message the module posts to itself: send the next fragment of a datagram. */
 #define SIXLOWPAN_MSG_NEXT_FRAGMENT (TERN_MSG_USER + 0x61u)
+
+/**
+ * States of a datagram in fragments (tern_sixlowpan_frag_t::state). The
+ * next fragment goes only once the interface has reported the outcome of the
+ * one before (its NETERR report: acknowledged, or given up after the MAC's
+ * retries), so a datagram never floods the interface's queue, and one lost
+ * fragment ends the datagram instead of spending air time on the rest.
+ */
+enum {
+    SIXLOWPAN_FRAG_READY = 0,   /**< the next fragment may go */
+    SIXLOWPAN_FRAG_IN_FLIGHT,   /**< a fragment is with the interface */
+    SIXLOWPAN_FRAG_REPORTED,    /**< its outcome is in tern_sixlowpan_frag_t::outcome */
+};
 
 /** Short address the broadcast goes to (IEEE 802.15.4 §7.2.1.1.6: 0xffff). */
 #define SIXLOWPAN_BROADCAST_LEN 2u
@@ -38,10 +53,30 @@ void sixlowpan_iphc_link(tern_sixlowpan_if_t *lif, uint64_t now_us, const uint8_
 /** Handle a datagram to send (SND, [NETIF, IPV6, ...]): frag.c. */
 void sixlowpan_send(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt);
 
-/** Send the next fragment of the next datagram in fragmentation (one per turn): frag.c. */
+/**
+ * Take in the fragment outcomes reported since the last turn (finishing or
+ * giving up datagrams), then send the next fragment of the next datagram
+ * that may go on (one per turn, round robin): frag.c.
+ */
 void sixlowpan_send_next_fragment(tern_sixlowpan_t *lowpan);
 
-/** True while a datagram is being fragmented: frag.c. */
+/**
+ * Queue one "next fragment" message to the module, unless one is queued
+ * already; from any thread (the fragment reports come from the interface's).
+ * A full queue means the handler runs again soon, and it looks again then.
+ */
+static inline void sixlowpan_kick(tern_sixlowpan_t *lowpan)
+{
+    if (__atomic_exchange_n(&lowpan->frag_kick_pending, true, __ATOMIC_ACQ_REL)) {
+        return;
+    }
+    tern_msg_t msg = { .type = SIXLOWPAN_MSG_NEXT_FRAGMENT, .sender = NULL, .content.value = 0 };
+    if (tern_netapi_post(&lowpan->module, &msg) < 0) {
+        __atomic_store_n(&lowpan->frag_kick_pending, false, __ATOMIC_RELEASE);
+    }
+}
+
+/** True when a datagram in fragments has something to do now (an outcome to take in, a fragment to send): frag.c. */
 bool sixlowpan_fragmenting(const tern_sixlowpan_t *lowpan);
 
 #endif /* TERN_SIXLOWPAN_INTERNAL_H */

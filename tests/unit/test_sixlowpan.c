@@ -1023,13 +1023,18 @@ static void test_send__fallbacks_and_drops(void **state)
     run_for(10 * MS);
     assert_int_equal(lowpan_counter(n, TERN_SIXLOWPAN_TX_INVALID), 1);
 
-    /* Three large datagrams at once: two fragmentation slots. */
-    send_datagram(datagram, len);
-    send_datagram(datagram, len);
-    send_datagram(datagram, len);
-    run_for(10 * MS);
-    assert_int_equal(lowpan_counter(n, TERN_SIXLOWPAN_TX_BUSY), 3u - TERN_CONF_SIXLOWPAN_FRAG_SLOTS);
-    assert_int_equal(sniffer.count, 1u + TERN_CONF_SIXLOWPAN_FRAG_SLOTS);
+    /* More large datagrams at once than there are fragmentation slots: the
+     * next TERN_CONF_SIXLOWPAN_FRAG_WAIT wait for a slot and all of those
+     * arrive, in order; one more is dropped (tx_busy). */
+    const unsigned burst = TERN_CONF_SIXLOWPAN_FRAG_SLOTS + TERN_CONF_SIXLOWPAN_FRAG_WAIT + 1u;
+    for (unsigned i = 0; i < burst; i++) {
+        send_datagram(datagram, len);
+    }
+    run_for(200 * MS);
+    assert_int_equal(lowpan_counter(n, TERN_SIXLOWPAN_TX_WAITED), TERN_CONF_SIXLOWPAN_FRAG_WAIT);
+    assert_int_equal(lowpan_counter(n, TERN_SIXLOWPAN_TX_BUSY), 1);
+    assert_int_equal(sniffer.count, 1u + burst - 1u);
+    assert_int_equal(n->lowpan.frag_wait_count, 0);
 }
 
 /* ------------------------------------------------------------ loss */

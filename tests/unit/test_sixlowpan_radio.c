@@ -91,6 +91,17 @@ static void sock1_cb(tern_sock_udp_t *sock, const uint8_t *data, size_t len, con
     assert_int_equal(tern_sock_udp_send(sock, data, len, remote), (int)len);
 }
 
+/* True while a datagram is in a fragmentation slot. */
+static bool sixlowpan_slots_busy(const tern_sixlowpan_t *lowpan)
+{
+    for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; i++) {
+        if (lowpan->frags[i].pkt != NULL) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static tern_ipv6_addr_t link_local(const node_t *n)
 {
     tern_ipv6_addr_t a = { { 0xfe, 0x80 } };
@@ -210,11 +221,61 @@ static void test_udp_round_trip__lossy_air(void **state)
     assert_true(nodes[0].netif.counters[TERN_NETIF_TX_RETRIES] + nodes[1].netif.counters[TERN_NETIF_TX_RETRIES] > 20u);
 }
 
+/* A burst of datagrams of ten fragments each, one more than there are
+ * fragmentation slots: each next fragment goes once the MAC has reported the
+ * last one, so the interface's queue (TERN_CONF_NETIF_TX_QUEUE, 16) never
+ * overflows (before this pacing, two datagrams' 20 fragments at once filled
+ * it), the datagram beyond the slots waits for one, and every datagram and
+ * its echo arrives. */
+static void test_burst__paced_by_the_mac(void **state)
+{
+    (void)state;
+    static uint8_t data[900];
+    const unsigned burst = TERN_CONF_SIXLOWPAN_FRAG_SLOTS + 1u;
+    tern_sock_udp_ep_t remote = { .addr = link_local(&nodes[1]), .netif = nodes[0].netif.index, .port = PORT1 };
+    got_count = 0;
+    for (unsigned k = 0; k < burst; k++) {
+        fill_pattern(data, sizeof(data), k);
+        assert_int_equal(tern_sock_udp_send(&nodes[0].sock, data, sizeof(data), &remote), (int)sizeof(data));
+    }
+    run_for(5 * SEC);
+    assert_int_equal(got_count, burst);
+    for (unsigned i = 0; i < 2; i++) {
+        assert_int_equal(nodes[i].netif.counters[TERN_NETIF_TX_QUEUE_FULL], 0);
+        assert_int_equal(nodes[i].lowpan.counters[TERN_SIXLOWPAN_TX_BUSY], 0);
+        assert_int_equal(nodes[i].lowpan.counters[TERN_SIXLOWPAN_TX_FRAG_ABORTED], 0);
+    }
+    assert_int_equal(nodes[0].lowpan.counters[TERN_SIXLOWPAN_TX_WAITED], 1);
+}
+
+/* No acknowledgment ever (PRR 0): every fragment is tried (it may have
+ * arrived with only its ACKs lost), each after the last one's outcome, and
+ * each reported as not acknowledged after the MAC's retries. */
+static void test_send__unacknowledged_fragments_go_on(void **state)
+{
+    (void)state;
+    assert_int_equal(tern_radio_medium_link_set_both(&medium, 0, 1, 0, -80), 0);
+    static uint8_t data[1000];
+    fill_pattern(data, sizeof(data), 3);
+    tern_sock_udp_ep_t remote = { .addr = link_local(&nodes[1]), .netif = nodes[0].netif.index, .port = PORT1 };
+    uint32_t noack_before = nodes[0].netif.counters[TERN_NETIF_TX_NOACK];
+    assert_int_equal(tern_sock_udp_send(&nodes[0].sock, data, sizeof(data), &remote), (int)sizeof(data));
+    run_for(5 * SEC);
+    /* 1008 bytes of UDP datagram: a FRAG1 and FRAGNs of 96 bytes (ext -> ext, 104-byte payloads). */
+    uint32_t frames = nodes[0].netif.counters[TERN_NETIF_TX_NOACK] - noack_before;
+    assert_true(frames >= 10u);
+    assert_int_equal(nodes[0].netif.counters[TERN_NETIF_TX_QUEUE_FULL], 0);
+    assert_int_equal(nodes[0].lowpan.counters[TERN_SIXLOWPAN_TX_FRAG_ABORTED], 0);
+    assert_false(sixlowpan_slots_busy(&nodes[0].lowpan));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_udp_round_trip__over_802154, setup, teardown),
         cmocka_unit_test_setup_teardown(test_udp_round_trip__lossy_air, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_burst__paced_by_the_mac, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_send__unacknowledged_fragments_go_on, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

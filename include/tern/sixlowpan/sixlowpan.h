@@ -77,9 +77,11 @@ typedef enum {
     TERN_SIXLOWPAN_TX_UNCOMPRESSED,     /**< datagrams sent as 0x41: compressed headers did not fit in FRAG1 */
     TERN_SIXLOWPAN_TX_INVALID,          /**< dropped: not [NETIF, IPV6, ...], not IPv6, not attached */
     TERN_SIXLOWPAN_TX_TOO_BIG,          /**< dropped: above 2047 bytes, or the link's frames are too small */
-    TERN_SIXLOWPAN_TX_BUSY,             /**< dropped: TERN_CONF_SIXLOWPAN_FRAG_SLOTS datagrams in fragmentation */
+    TERN_SIXLOWPAN_TX_BUSY,             /**< dropped: every fragmentation slot busy and TERN_CONF_SIXLOWPAN_FRAG_WAIT datagrams waiting */
+    TERN_SIXLOWPAN_TX_WAITED,           /**< datagrams that waited for a fragmentation slot */
     TERN_SIXLOWPAN_TX_NOMEM,            /**< dropped: no pktbuf for a frame (the rest of the datagram too) */
     TERN_SIXLOWPAN_TX_LINK_REFUSED,     /**< dropped: the interface refused a frame (queue full; rest of the datagram too) */
+    TERN_SIXLOWPAN_TX_FRAG_ABORTED,     /**< datagrams given up: a fragment never went out (no memory, queue full, channel busy) */
     TERN_SIXLOWPAN_STAT_NUMOF
 } tern_sixlowpan_stat_t;
 
@@ -92,8 +94,11 @@ typedef struct {
 } tern_sixlowpan_if_t;
 
 /** One datagram being sent in fragments. Private to the module. */
-typedef struct {
+typedef struct tern_sixlowpan_frag {
+    struct tern_sixlowpan *owner; /**< the module (the fragment outcome report posts to it) */
     tern_pkt_t *pkt;          /**< [NETIF, IPV6, ...] as it came; NULL: slot free */
+    uint8_t state;            /**< SIXLOWPAN_FRAG_* (sixlowpan_internal.h); written by the report (atomic) */
+    int outcome;              /**< the last fragment's outcome (0 or negative errno), once reported */
     tern_sixlowpan_if_t *lif; /**< interface it goes out of */
     tern_netif_hdr_t hdr;     /**< interface header of every fragment */
     uint16_t size;            /**< datagram_size: uncompressed bytes */
@@ -112,7 +117,10 @@ typedef struct tern_sixlowpan {
     tern_sixlowpan_if_t ifs[TERN_CONF_SIXLOWPAN_NETIFS];       /**< attached interfaces */
     tern_sixlowpan_frag_t frags[TERN_CONF_SIXLOWPAN_FRAG_SLOTS]; /**< datagrams being fragmented */
     uint8_t frag_next;                                         /**< slot served next (round robin) */
-    bool frag_kick_pending;                                    /**< a "send the next fragment" message is queued */
+    tern_pkt_t *frag_wait[TERN_CONF_SIXLOWPAN_FRAG_WAIT + 1];  /**< datagrams waiting for a slot (ring, one spare) */
+    uint8_t frag_wait_head;                                    /**< oldest waiting datagram */
+    uint8_t frag_wait_count;                                   /**< datagrams waiting */
+    bool frag_kick_pending;                                    /**< a "send the next fragment" message is queued (atomic) */
     uint8_t scratch[TERN_CONF_SIXLOWPAN_HEADERS_MAX];          /**< (de)compressed headers of the frame at hand */
     uint32_t counters[TERN_SIXLOWPAN_STAT_NUMOF];              /**< indexed by tern_sixlowpan_stat_t */
     tern_stats_group_t stats;                                  /**< "sixlowpan" */
