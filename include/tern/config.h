@@ -627,4 +627,267 @@ _Static_assert(TERN_CONF_SIXLOWPAN_FRAG_WAIT >= 0 && TERN_CONF_SIXLOWPAN_FRAG_WA
 _Static_assert(TERN_CONF_SIXLOWPAN_HEADERS_MAX >= 48 && TERN_CONF_SIXLOWPAN_HEADERS_MAX <= 2152,
                "TERN_CONF_SIXLOWPAN_HEADERS_MAX out of range [48, 2152]");
 
+/* ------------------------------------------------------------------ RPL (RFC 6550) */
+
+/**
+ * Interfaces one RPL module runs on. Default 2: a border router's mesh side
+ * and one more. Cost: a pointer each.
+ */
+#ifndef TERN_CONF_RPL_IFS
+#define TERN_CONF_RPL_IFS 2
+#endif
+_Static_assert(TERN_CONF_RPL_IFS >= 1 && TERN_CONF_RPL_IFS <= 16, "TERN_CONF_RPL_IFS out of range [1, 16]");
+
+/**
+ * Parent candidates kept per node (RFC 6550 §8.2.1: the parent set is a
+ * subset of the DODAG's candidate neighbors). Default 4: a grid node hears
+ * up to four neighbors closer to the root. When full, a new candidate
+ * replaces the worst one only when it is better (counted otherwise as
+ * parent_table_full). Cost: about 36 B each.
+ */
+#ifndef TERN_CONF_RPL_PARENTS
+#define TERN_CONF_RPL_PARENTS 4
+#endif
+_Static_assert(TERN_CONF_RPL_PARENTS >= 1 && TERN_CONF_RPL_PARENTS <= 32, "TERN_CONF_RPL_PARENTS out of range [1, 32]");
+
+/**
+ * Downward routes from DAOs (storing mode, RFC 6550 §9.8): one per target in
+ * the node's sub-DODAG; the root needs one per node of the mesh. Default 32.
+ * Each also takes a FIB slot (TERN_CONF_FIB_SIZE bounds them too). Cost:
+ * about 48 B each.
+ */
+#ifndef TERN_CONF_RPL_ROUTES
+#define TERN_CONF_RPL_ROUTES 32
+#endif
+_Static_assert(TERN_CONF_RPL_ROUTES >= 1 && TERN_CONF_RPL_ROUTES <= 1024, "TERN_CONF_RPL_ROUTES out of range [1, 1024]");
+
+/**
+ * TX status reports waiting for the module's turn (the interface reports
+ * each frame's outcome, RFC 6719 ETX input). Default 8: one executor turn of
+ * a busy MAC. A report with the ring full is lost (counted in tx_lost).
+ * Cost: TERN_CONF_L2ADDR_MAX + 3 B each.
+ */
+#ifndef TERN_CONF_RPL_TX_REPORTS
+#define TERN_CONF_RPL_TX_REPORTS 8
+#endif
+_Static_assert(TERN_CONF_RPL_TX_REPORTS >= 1 && TERN_CONF_RPL_TX_REPORTS <= 255,
+               "TERN_CONF_RPL_TX_REPORTS out of range [1, 255]");
+
+/**
+ * What a root puts in its DODAG Configuration option (RFC 6550 §6.7.6),
+ * and what a node uses before it heard one. DIOIntervalMin 12 (2^12 ms =
+ * 4.1 s) and 8 doublings (Imax about 17 min) instead of §17's 3 and 20: the
+ * values Contiki-NG and RIOT ship for 802.15.4 meshes, where 8 ms DIO
+ * bursts cost more air than they save join time. Redundancy 10 (§17).
+ */
+#ifndef TERN_CONF_RPL_DIO_INTERVAL_MIN
+#define TERN_CONF_RPL_DIO_INTERVAL_MIN 12
+#endif
+_Static_assert(TERN_CONF_RPL_DIO_INTERVAL_MIN >= 1 && TERN_CONF_RPL_DIO_INTERVAL_MIN <= 24,
+               "TERN_CONF_RPL_DIO_INTERVAL_MIN out of range [1, 24]");
+#ifndef TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS
+#define TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS 8
+#endif
+_Static_assert(TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS >= 0 && TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS <= 30,
+               "TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS out of range [0, 30]");
+#ifndef TERN_CONF_RPL_DIO_REDUNDANCY
+#define TERN_CONF_RPL_DIO_REDUNDANCY 10
+#endif
+_Static_assert(TERN_CONF_RPL_DIO_REDUNDANCY >= 0 && TERN_CONF_RPL_DIO_REDUNDANCY <= 255,
+               "TERN_CONF_RPL_DIO_REDUNDANCY out of range [0, 255]");
+
+/**
+ * MinHopRankIncrease (RFC 6550 §17 DEFAULT_MIN_HOP_RANK_INCREASE 256) and
+ * DAGMaxRankIncrease (§8.2.2.4; 0 disables the rule): 7 hops' worth, as
+ * Contiki-NG, so a node may move down a few hops during local repair.
+ */
+#ifndef TERN_CONF_RPL_MIN_HOP_RANK_INCREASE
+#define TERN_CONF_RPL_MIN_HOP_RANK_INCREASE 256
+#endif
+_Static_assert(TERN_CONF_RPL_MIN_HOP_RANK_INCREASE >= 1 && TERN_CONF_RPL_MIN_HOP_RANK_INCREASE <= 4096,
+               "TERN_CONF_RPL_MIN_HOP_RANK_INCREASE out of range [1, 4096]");
+#ifndef TERN_CONF_RPL_MAX_RANK_INCREASE
+#define TERN_CONF_RPL_MAX_RANK_INCREASE (7 * 256)
+#endif
+_Static_assert(TERN_CONF_RPL_MAX_RANK_INCREASE >= 0 && TERN_CONF_RPL_MAX_RANK_INCREASE <= 65535,
+               "TERN_CONF_RPL_MAX_RANK_INCREASE out of range [0, 65535]");
+
+/**
+ * Objective function a root announces (OCP, RFC 6550 §6.7.6): 0 OF0
+ * (RFC 6552), 1 MRHOF with ETX (RFC 6719). Default 1: the issue's meshes
+ * have lossy links, which hop count does not see.
+ */
+#ifndef TERN_CONF_RPL_OCP
+#define TERN_CONF_RPL_OCP 1
+#endif
+_Static_assert(TERN_CONF_RPL_OCP == 0 || TERN_CONF_RPL_OCP == 1, "TERN_CONF_RPL_OCP must be 0 or 1");
+
+/**
+ * Route lifetimes a root announces (§6.7.6): Default Lifetime in units of
+ * Lifetime Unit seconds. Default 30 x 60 s: DAOs are refreshed at half of
+ * it, so a route outlives one lost refresh.
+ */
+#ifndef TERN_CONF_RPL_DEFAULT_LIFETIME
+#define TERN_CONF_RPL_DEFAULT_LIFETIME 30
+#endif
+_Static_assert(TERN_CONF_RPL_DEFAULT_LIFETIME >= 1 && TERN_CONF_RPL_DEFAULT_LIFETIME <= 254,
+               "TERN_CONF_RPL_DEFAULT_LIFETIME out of range [1, 254]");
+#ifndef TERN_CONF_RPL_LIFETIME_UNIT
+#define TERN_CONF_RPL_LIFETIME_UNIT 60
+#endif
+_Static_assert(TERN_CONF_RPL_LIFETIME_UNIT >= 1 && TERN_CONF_RPL_LIFETIME_UNIT <= 65535,
+               "TERN_CONF_RPL_LIFETIME_UNIT out of range [1, 65535]");
+
+/**
+ * DAO-ACK wait before a DAO is sent again, in ms, and how many times
+ * (RFC 6550 §9.3 leaves both to the implementation; Contiki-NG: 4 retries).
+ * After the last one the DAO is given up until the next refresh or parent
+ * change (counted as dao_gave_up).
+ */
+#ifndef TERN_CONF_RPL_DAO_ACK_TIMEOUT_MS
+#define TERN_CONF_RPL_DAO_ACK_TIMEOUT_MS 2000
+#endif
+_Static_assert(TERN_CONF_RPL_DAO_ACK_TIMEOUT_MS >= 10 && TERN_CONF_RPL_DAO_ACK_TIMEOUT_MS <= 600000,
+               "TERN_CONF_RPL_DAO_ACK_TIMEOUT_MS out of range [10, 600000]");
+#ifndef TERN_CONF_RPL_DAO_RETRIES
+#define TERN_CONF_RPL_DAO_RETRIES 4
+#endif
+_Static_assert(TERN_CONF_RPL_DAO_RETRIES >= 0 && TERN_CONF_RPL_DAO_RETRIES <= 32,
+               "TERN_CONF_RPL_DAO_RETRIES out of range [0, 32]");
+
+/**
+ * Consecutive unacknowledged frames (each after the MAC's own retries)
+ * after which a parent is removed (RFC 6550 §8.2.2.5: loss of connectivity
+ * detected by the link layer). Default 3.
+ */
+#ifndef TERN_CONF_RPL_PARENT_FAILURES
+#define TERN_CONF_RPL_PARENT_FAILURES 3
+#endif
+_Static_assert(TERN_CONF_RPL_PARENT_FAILURES >= 1 && TERN_CONF_RPL_PARENT_FAILURES <= 255,
+               "TERN_CONF_RPL_PARENT_FAILURES out of range [1, 255]");
+
+/**
+ * A preferred parent not heard from (no DIO) for this many seconds is probed
+ * with a unicast DIS (RFC 6550 §8.3: answered by a unicast DIO); the frame's
+ * acknowledgment (TX status) or its absence is what detects a parent gone
+ * silent when the node has no traffic of its own (§8.2.2.5 leaves the means
+ * open; Contiki-NG probes the same way). After a failure the probe repeats
+ * every 2 s until TERN_CONF_RPL_PARENT_FAILURES remove the parent.
+ * Default 60 s.
+ */
+#ifndef TERN_CONF_RPL_PROBE_INTERVAL_S
+#define TERN_CONF_RPL_PROBE_INTERVAL_S 60
+#endif
+_Static_assert(TERN_CONF_RPL_PROBE_INTERVAL_S >= 1 && TERN_CONF_RPL_PROBE_INTERVAL_S <= 86400,
+               "TERN_CONF_RPL_PROBE_INTERVAL_S out of range [1, 86400]");
+
+/* ---------------------------------------------------------------- RPL logic (trickle, OF0, MRHOF, ETX) */
+
+/**
+ * Neighbors whose link ETX one estimator (tern/rpl/etx.h) tracks, per
+ * interface. When full, the neighbor updated least recently is replaced
+ * (counted as evicted) and starts again from TERN_CONF_RPL_ETX_INITIAL.
+ * Default 16: the parent candidates of a mesh node plus its children.
+ * Cost: 16 B each (TERN_CONF_L2ADDR_MAX 8).
+ */
+#ifndef TERN_CONF_RPL_ETX_NEIGHBORS
+#define TERN_CONF_RPL_ETX_NEIGHBORS 16
+#endif
+_Static_assert(TERN_CONF_RPL_ETX_NEIGHBORS >= 1 && TERN_CONF_RPL_ETX_NEIGHBORS <= 1024,
+               "TERN_CONF_RPL_ETX_NEIGHBORS out of range [1, 1024]");
+
+/**
+ * ETX (x 128, RFC 6551 §4.3.5) of a neighbor nothing was sent to yet.
+ * Default 256 (ETX 2): neither a perfect link nor a bad one, as Contiki-NG's
+ * link-stats (ETX_DEFAULT 2); below MRHOF's MAX_LINK_METRIC, so a new neighbor
+ * can be chosen, but above a measured good link, so a known good parent is
+ * not left for an unknown one. No memory cost.
+ */
+#ifndef TERN_CONF_RPL_ETX_INITIAL
+#define TERN_CONF_RPL_ETX_INITIAL 256u
+#endif
+_Static_assert(TERN_CONF_RPL_ETX_INITIAL >= 128 && TERN_CONF_RPL_ETX_INITIAL <= 255 * 128,
+               "TERN_CONF_RPL_ETX_INITIAL out of range [128, 32640]");
+
+/**
+ * Smoothing of the ETX average: each frame's sample has weight
+ * 1 / TERN_CONF_RPL_ETX_SMOOTHING (10: alpha 0.9, the common practice of
+ * Contiki-NG and RIOT). Larger is steadier, smaller reacts faster.
+ * No memory cost.
+ */
+#ifndef TERN_CONF_RPL_ETX_SMOOTHING
+#define TERN_CONF_RPL_ETX_SMOOTHING 10u
+#endif
+_Static_assert(TERN_CONF_RPL_ETX_SMOOTHING >= 1 && TERN_CONF_RPL_ETX_SMOOTHING <= 255,
+               "TERN_CONF_RPL_ETX_SMOOTHING out of range [1, 255]");
+
+/**
+ * Sample (in transmissions) a frame that was never acknowledged counts as,
+ * when it went on the air fewer times. Default 12 (Contiki-NG's
+ * ETX_NOACK_PENALTY): about four lost frames in a row take a perfect link
+ * above MAX_LINK_METRIC (ETX 4). No memory cost.
+ */
+#ifndef TERN_CONF_RPL_ETX_NOACK_PENALTY
+#define TERN_CONF_RPL_ETX_NOACK_PENALTY 12u
+#endif
+_Static_assert(TERN_CONF_RPL_ETX_NOACK_PENALTY >= 1 && TERN_CONF_RPL_ETX_NOACK_PENALTY <= 255,
+               "TERN_CONF_RPL_ETX_NOACK_PENALTY out of range [1, 255]");
+
+/**
+ * OF0 (RFC 6552 §4.1, §6) step_of_rank Sp, rank_factor Rf and
+ * stretch_of_rank Sr: rank_increase = (Rf x Sp + Sr) x MinHopRankIncrease.
+ * Defaults: the RFC's DEFAULT_STEP_OF_RANK 3, DEFAULT_RANK_FACTOR 1,
+ * DEFAULT_RANK_STRETCH 0. Sp 0 derives the step from the link ETX
+ * (3 x ETX - 2, see tern_rpl_of0_step_of_rank()). No memory cost.
+ */
+#ifndef TERN_CONF_RPL_OF0_STEP_OF_RANK
+#define TERN_CONF_RPL_OF0_STEP_OF_RANK 3u
+#endif
+_Static_assert(TERN_CONF_RPL_OF0_STEP_OF_RANK <= 9,
+               "TERN_CONF_RPL_OF0_STEP_OF_RANK out of range [0 (from ETX), 1..9] (RFC 6552 §6)");
+#ifndef TERN_CONF_RPL_OF0_RANK_FACTOR
+#define TERN_CONF_RPL_OF0_RANK_FACTOR 1u
+#endif
+_Static_assert(TERN_CONF_RPL_OF0_RANK_FACTOR >= 1 && TERN_CONF_RPL_OF0_RANK_FACTOR <= 4,
+               "TERN_CONF_RPL_OF0_RANK_FACTOR out of range [1, 4] (RFC 6552 §6)");
+#ifndef TERN_CONF_RPL_OF0_STRETCH_OF_RANK
+#define TERN_CONF_RPL_OF0_STRETCH_OF_RANK 0u
+#endif
+_Static_assert(TERN_CONF_RPL_OF0_STRETCH_OF_RANK <= 5,
+               "TERN_CONF_RPL_OF0_STRETCH_OF_RANK out of range [0, 5] (RFC 6552 §6)");
+
+/**
+ * Parents an objective function selects at most, the preferred one
+ * included: MRHOF's PARENT_SET_SIZE (RFC 6719 §5, default 3); OF0 uses two
+ * (preferred and backup, RFC 6552 §4.2). Cost: 2 B per slot of each
+ * selection result.
+ */
+#ifndef TERN_CONF_RPL_PARENT_SET_SIZE
+#define TERN_CONF_RPL_PARENT_SET_SIZE 3u
+#endif
+_Static_assert(TERN_CONF_RPL_PARENT_SET_SIZE >= 1 && TERN_CONF_RPL_PARENT_SET_SIZE <= 16,
+               "TERN_CONF_RPL_PARENT_SET_SIZE out of range [1, 16]");
+
+/**
+ * MRHOF with ETX (RFC 6719 §5): MAX_LINK_METRIC 512 (ETX 4: worse links are
+ * not used), MAX_PATH_COST 32768 (ETX 256: costlier paths are not used) and
+ * PARENT_SWITCH_THRESHOLD 192 (ETX 1.5: a new preferred parent must be
+ * this much cheaper than the current one). All ETX x 128. No memory cost.
+ */
+#ifndef TERN_CONF_RPL_MRHOF_MAX_LINK_METRIC
+#define TERN_CONF_RPL_MRHOF_MAX_LINK_METRIC 512u
+#endif
+_Static_assert(TERN_CONF_RPL_MRHOF_MAX_LINK_METRIC >= 128 && TERN_CONF_RPL_MRHOF_MAX_LINK_METRIC <= 65535,
+               "TERN_CONF_RPL_MRHOF_MAX_LINK_METRIC out of range [128, 65535]");
+#ifndef TERN_CONF_RPL_MRHOF_MAX_PATH_COST
+#define TERN_CONF_RPL_MRHOF_MAX_PATH_COST 32768u
+#endif
+_Static_assert(TERN_CONF_RPL_MRHOF_MAX_PATH_COST >= 128 && TERN_CONF_RPL_MRHOF_MAX_PATH_COST <= 65535,
+               "TERN_CONF_RPL_MRHOF_MAX_PATH_COST out of range [128, 65535]");
+#ifndef TERN_CONF_RPL_MRHOF_PARENT_SWITCH_THRESHOLD
+#define TERN_CONF_RPL_MRHOF_PARENT_SWITCH_THRESHOLD 192u
+#endif
+_Static_assert(TERN_CONF_RPL_MRHOF_PARENT_SWITCH_THRESHOLD <= 65535,
+               "TERN_CONF_RPL_MRHOF_PARENT_SWITCH_THRESHOLD out of range [0, 65535]");
+
 #endif /* TERN_CONFIG_H */
