@@ -88,6 +88,17 @@ typedef enum {
      *  tern_netif_t::adaptation; context: interface index). Value:
      *  tern_sixlowpan_context_config_t (sixlowpan/context.h). */
     TERN_NETOPT_SIXLOWPAN_CONTEXT,
+    /** Apply a prefix as if a Prefix Information option had carried it (SET on the IPv6
+     *  module; context: interface index): SLAAC with A (RFC 4862 §5.5.3), on-link with L
+     *  (not on 6LoWPAN links, RFC 6775 §5.6). RPL's DIO PIO uses it (RFC 6550 §6.7.10).
+     *  Value: tern_ipv6_prefix_config_t (ipv6/ipv6.h). */
+    TERN_NETOPT_IPV6_PREFIX,
+    /** Listen to an IPv6 multicast group on an interface (SET on the IPv6 module; context:
+     *  interface index): link filter, MLD, and packets to it are for us (e.g. ff02::1a,
+     *  all-RPL-nodes). Joins are counted. Value: tern_ipv6_addr_t (16 bytes). */
+    TERN_NETOPT_IPV6_GROUP_JOIN,
+    /** Leave a group joined with TERN_NETOPT_IPV6_GROUP_JOIN (SET on the IPv6 module). Same value. */
+    TERN_NETOPT_IPV6_GROUP_LEAVE,
     /** Number of options; not an option. */
     TERN_NETOPT_NUMOF
 } tern_netopt_t;

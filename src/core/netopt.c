@@ -32,6 +32,9 @@ const char *tern_netopt_name(tern_netopt_t opt)
         [TERN_NETOPT_MCAST_GROUPS] = "mcast_groups",
         [TERN_NETOPT_CAPTURE] = "capture",
         [TERN_NETOPT_TX_STATUS] = "tx_status",
+        [TERN_NETOPT_IPV6_PREFIX] = "ipv6_prefix",
+        [TERN_NETOPT_IPV6_GROUP_JOIN] = "ipv6_group_join",
+        [TERN_NETOPT_IPV6_GROUP_LEAVE] = "ipv6_group_leave",
     };
     if ((unsigned)opt >= TERN_NETOPT_NUMOF) {
         return "?";

@@ -177,7 +177,13 @@ int ipv6_forward_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
     if (tern_ipv6_addr_is_multicast(&cfg.prefix) || tern_ipv6_addr_is_multicast(&cfg.next_hop)) {
         return -EINVAL; /* no multicast routing */
     }
+    if (cfg.origin > TERN_FIB_ROUTING) {
+        return -EINVAL;
+    }
+    /* A routing protocol's routes (RPL, RFC 6550 §9.8) carry their lifetime. */
+    uint64_t expires = (cfg.lifetime_s == 0) ? TERN_FIB_INFINITE
+                                             : ipv6_now(ip) + (uint64_t)cfg.lifetime_s * 1000000u;
     int res = tern_fib_add(&ip->fib, &cfg.prefix, cfg.prefix_len, &cfg.next_hop, ipif->netif->index,
-                           TERN_FIB_INFINITE, TERN_FIB_STATIC, 0);
+                           expires, (tern_fib_origin_t)cfg.origin, 0);
     return (res < 0) ? res : (int)sizeof(cfg);
 }

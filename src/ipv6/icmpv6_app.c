@@ -72,3 +72,31 @@ bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     (void)tern_netapi_dispatch_receive(stack, TERN_NETTYPE_ICMPV6, (uint32_t)id, msg);
     return true;
 }
+
+bool ipv6_icmpv6_deliver_type(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg)
+{
+    const uint8_t *b = msg->data;
+    uint32_t demux = TERN_IPV6_ICMPV6_TYPE_DEMUX(b[0]);
+    tern_stack_t *stack = ip->module.stack;
+    if (tern_icmpv6_is_error(b[0]) || tern_netreg_num(&stack->netreg, TERN_NETTYPE_ICMPV6, demux) == 0) {
+        return false;
+    }
+    tern_pktbuf_t *pb = ipv6_pktbuf(ip);
+    tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, NULL, 0, NULL, 0);
+    tern_pkt_t *ip_snip = (netif != NULL) ? tern_pktbuf_add(pb, netif, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6)
+                                          : NULL;
+    if (ip_snip == NULL) {
+        ipv6_count(ip, TERN_IPV6_RX_NOMEM);
+        tern_pktbuf_release(pb, netif);
+        tern_pktbuf_release(pb, msg);
+        return true;
+    }
+    tern_netif_hdr_get(netif)->if_index = ipif->netif->index;
+    tern_ipv6_repr_t copy = *hdr;
+    copy.payload_len = (uint16_t)msg->size;
+    (void)tern_ipv6_emit(&copy, ip_snip->data, ip_snip->size);
+    msg->type = TERN_NETTYPE_ICMPV6;
+    msg->next = ip_snip;
+    (void)tern_netapi_dispatch_receive(stack, TERN_NETTYPE_ICMPV6, demux, msg);
+    return true;
+}

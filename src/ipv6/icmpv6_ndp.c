@@ -343,6 +343,10 @@ void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         if (tern_icmpv6_is_error(b[0]) && ipv6_icmpv6_deliver(ip, ipif, hdr, msg)) {
             return;
         }
+        /* Other types to whoever registered for them (RPL, type 155; icmpv6_app.c). */
+        if (ipv6_icmpv6_deliver_type(ip, ipif, hdr, msg)) {
+            return;
+        }
         ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
         break;
     }

@@ -583,8 +583,9 @@ static bool for_us(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, bool *tent
     *tentative = false;
     if (tern_ipv6_addr_is_multicast(dst)) {
         const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
-        if (tern_ipv6_addr_equal(dst, &all_nodes) || ipv6_rd_all_routers(ipif, dst)) {
-            return true;
+        if (tern_ipv6_addr_equal(dst, &all_nodes) || ipv6_rd_all_routers(ipif, dst) ||
+            ipv6_mld_listening(ipif, dst)) {
+            return true; /* groups joined with TERN_NETOPT_IPV6_GROUP_JOIN too (prefix.c) */
         }
         if (!tern_ipv6_addr_is_solicited_node(dst)) {
             return false;
@@ -939,6 +940,10 @@ static int set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     tern_ipv6_if_t *ipif = find_if(ip, opt->context);
     if (opt->opt != TERN_NETOPT_IPV6_ADDR_ADD && opt->opt != TERN_NETOPT_IPV6_ADDR_DEL) {
+        if (opt->opt == TERN_NETOPT_IPV6_PREFIX || opt->opt == TERN_NETOPT_IPV6_GROUP_JOIN ||
+            opt->opt == TERN_NETOPT_IPV6_GROUP_LEAVE) {
+            return ipv6_prefix_set_option(ip, opt); /* prefix.c */
+        }
         return (opt->opt == TERN_NETOPT_IPV6_ROUTE_ADD || opt->opt == TERN_NETOPT_IPV6_ROUTE_DEL)
                    ? ipv6_forward_set_option(ip, opt)
                    : ipv6_rd_set_option(ip, opt);

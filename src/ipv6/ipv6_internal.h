@@ -53,6 +53,24 @@ void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
  */
 bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg);
 
+/**
+ * Hand a message of a type the module does not handle to the receivers
+ * registered for (ICMPV6, TERN_IPV6_ICMPV6_TYPE_DEMUX(type)) as [ICMPV6,
+ * IPV6, NETIF] (icmpv6_app.c; RPL control messages, RFC 6550 §6).
+ * @return true if @p msg was taken (delivered, or released and counted);
+ *         false: an error type or nobody registered, still ours.
+ */
+bool ipv6_icmpv6_deliver_type(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg);
+
+/** Does @p ipif listen to the multicast @p group (joined through MLD, mld.c)? */
+bool ipv6_mld_listening(const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *group);
+
+/**
+ * SET TERN_NETOPT_IPV6_PREFIX, TERN_NETOPT_IPV6_GROUP_JOIN / _LEAVE
+ * (prefix.c). @return as set; -ENOTSUP for other options.
+ */
+int ipv6_prefix_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
+
 /* MLDv2 listener with MLDv1 compatibility (RFC 3810, RFC 2710), mld.c. */
 
 /** @p ipif joined (or left) @p group: owe State Change Reports (§6.1). */

@@ -159,6 +159,17 @@ static void enter_v1(tern_ipv6_if_t *ipif, uint64_t now, uint32_t max_resp_delay
 
 /* ------------------------------------------------------------ joins and leaves */
 
+bool ipv6_mld_listening(const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *group)
+{
+    for (size_t i = 0; i < TERN_CONF_MLD_GROUPS; i++) {
+        const tern_mld_group_t *g = &ipif->mld.groups[i];
+        if (g->used && g->refs > 0 && tern_ipv6_addr_equal(&g->group, group)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void ipv6_mld_change(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *group, bool join)
 {
     tern_ipv6_mld_t *mld = &ipif->mld;

@@ -671,6 +671,58 @@ bool ipv6_6lo_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *o
 
 /* ------------------------------------------------------------ router: RA options */
 
+/* Minutes left until @p expires_us (rounded up, at most 65535, at least 1). */
+static uint16_t minutes_left(uint64_t expires_us, uint64_t now)
+{
+    uint64_t m = (expires_us > now) ? (expires_us - now + US_PER_MIN - 1u) / US_PER_MIN : 1u;
+    return (uint16_t)((m > 0xFFFFu) ? 0xFFFFu : (m == 0 ? 1u : m));
+}
+
+/*
+ * RFC 6775 §8.1: a 6LR relays what the 6LBR disseminates: the contexts and
+ * the ABRO it learnt from RAs of the routers towards the 6LBR (a router
+ * without prefixes of its own, e.g. an RPL router of a mesh), with their
+ * remaining lifetimes. @return the options' length.
+ */
+static size_t relay_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len, uint64_t now)
+{
+    tern_ipv6_6lo_t *lp = &ipif->lowpan;
+    size_t n = 0;
+    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
+        const tern_ipv6_6lo_context_t *c = &lp->contexts[i];
+        if (!c->used || c->expires_us <= now) {
+            continue;
+        }
+        tern_ndp_6lo_6co_t co = { .context_len = c->prefix_len, .compression = c->compress, .cid = c->cid,
+                                  .lifetime = minutes_left(c->expires_us, now), .prefix = c->prefix };
+        size_t co_len = tern_ndp_6lo_6co_len(&co);
+        if (buf != NULL && tern_ndp_6lo_6co_emit(&co, buf + n, len - n) < 0) {
+            return n;
+        }
+        n += co_len;
+    }
+    if (buf != NULL) {
+        tern_ndp_6lo_abro_t abro = { .version = lp->border.version,
+                                     .lifetime = minutes_left(lp->border.expires_us, now),
+                                     .border_router = lp->border.border_router };
+        if (tern_ndp_6lo_abro_emit(&abro, buf + n, len - n) < 0) {
+            return n;
+        }
+    }
+    return n + TERN_NDP_6LO_ABRO_LEN;
+}
+
+/* Does @p ipif advertise a prefix of its own (a 6LBR)? */
+static bool own_prefixes(const tern_ipv6_if_t *ipif)
+{
+    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
+        if (ipv6_rd_advertised_prefix(ipif, i)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 size_t ipv6_6lo_ra_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len)
 {
     tern_ipv6_6lo_t *lp = &ipif->lowpan;
@@ -678,6 +730,9 @@ size_t ipv6_6lo_ra_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len)
         return 0;
     }
     uint64_t now = ipv6_now(ipif->ip);
+    if (!own_prefixes(ipif) && lp->border.valid && lp->border.expires_us > now) {
+        return relay_options(ipif, buf, len, now);
+    }
     size_t n = 0;
     uint8_t cid = 0;
     bool changed = false;

@@ -532,6 +532,19 @@ void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         ipv6_count(ip, TERN_IPV6_NDP_INVALID); /* §6.1.2 */
         return;
     }
+    if (ip->router && rd_capable(ipif) && ipif->lowpan.enabled) {
+        /* RFC 6775 §8.1: a 6LR takes the 6LBR's contexts and ABRO from the
+         * routers' RAs to relay them in its own (ndp_6lo.c); news are told
+         * at once, as after a configuration change (RFC 4861 §6.2.4). */
+        tern_ipv6_6lo_border_t before = ipif->lowpan.border;
+        if (ipv6_6lo_ra_receive(ip, ipif, ra.options, ra.options_len) &&
+            (!before.valid || before.version != ipif->lowpan.border.version ||
+             !tern_ipv6_addr_equal(&before.border_router, &ipif->lowpan.border.border_router))) {
+            ipif->rd.sent = 0;
+            uint64_t jitter = random_us(ip, MAX_RA_DELAY_TIME_US);
+            schedule_ra(ipif, ipv6_now(ip) + jitter, jitter);
+        }
+    }
     if (ip->router || !rd_capable(ipif)) {
         /* §6.2.7: routers do not configure themselves from RAs (consistency checks not done). */
         ipv6_count(ip, TERN_IPV6_RD_IGNORED);

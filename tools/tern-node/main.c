@@ -38,6 +38,8 @@
 #include "tern/shell_ping.h"
 #include "tern/shell_udp.h"
 #include "tern/sixlowpan/sixlowpan.h"
+#include "tern/rpl/rpl.h"
+#include "tern/shell_rpl.h"
 #include "tern/stack.h"
 
 /** Most --tap interfaces. */
@@ -123,6 +125,8 @@ typedef struct {
     node_tap_t taps[NODE_TAP_MAX];
     unsigned tap_count;
     tern_sixlowpan_t lowpan;
+    tern_rpl_t rpl;                /**< RPL on the --zep interfaces (idle until `rpl root|router|leaf`) */
+    tern_shell_rpl_t rpl_cmds;
     node_zep_t zeps[NODE_ZEP_MAX];
     unsigned zep_count;
     stdin_feed_t feed;
@@ -569,6 +573,9 @@ int main(int argc, char **argv)
     if (res == 0 && node.zep_count > 0) {
         res = tern_sixlowpan_init(&node.lowpan, &node.stack);
     }
+    if (res == 0 && node.zep_count > 0) {
+        res = tern_rpl_init(&node.rpl, &node.stack, &node.ipv6);
+    }
     unsigned zeps_up = 0;
     for (; res == 0 && zeps_up < node.zep_count; zeps_up++) {
         res = add_zep(&node, &node.zeps[zeps_up], zeps_up, name, channel, pan_id);
@@ -588,6 +595,10 @@ int main(int argc, char **argv)
     for (tern_netif_t *n = node.stack.netifs; n != NULL; n = n->next) {
         (void)tern_ipv6_netif_enable(&node.ipv6, n);
     }
+    /* RPL runs on the 802.15.4 interfaces (RFC 6550 over 6LoWPAN). */
+    for (unsigned i = 0; i < zeps_up; i++) {
+        (void)tern_rpl_netif_enable(&node.rpl, &node.zeps[i].netif);
+    }
     if (want_router && tern_ipv6_set_router(&node.ipv6, true) < 0) {
         fprintf(stderr, "tern-node: cannot make the node a router\n");
         return 1;
@@ -599,6 +610,10 @@ int main(int argc, char **argv)
     (void)tern_shell_add_udp(&node.shell, &node.udp_cmds, &node.ipv6, &node.udp);
     if (tern_shell_add_ping(&node.shell, &node.ping_cmds, &node.ipv6) < 0) {
         fprintf(stderr, "tern-node: setting up the ping command failed\n");
+        return 1;
+    }
+    if (node.zep_count > 0 && tern_shell_add_rpl(&node.shell, &node.rpl_cmds, &node.rpl) < 0) {
+        fprintf(stderr, "tern-node: setting up the rpl command failed\n");
         return 1;
     }
     if (node_pcap_add(&node.shell, &node.pcap_cmds) < 0) {

@@ -46,6 +46,8 @@
 #include "tern/netdev/sim_radio.h"
 #include "tern/netif.h"
 #include "tern/port/loop.h"
+#include "tern/rpl/rpl.h"
+#include "tern/shell_rpl.h"
 #include "tern/shell.h"
 #include "tern/shell_ping.h"
 #include "tern/shell_udp.h"
@@ -98,6 +100,7 @@ typedef struct {
     tern_ipv6_t ipv6;
     tern_udp_t udp;
     tern_sixlowpan_t lowpan;
+    tern_rpl_t rpl;                  /**< RPL on wpan0: idle until `rpl root` / `rpl router` / `rpl leaf` */
     tern_sim_radio_t radio;
     tern_ieee802154_link_t mac;
     tern_netif_t netif;
@@ -107,6 +110,7 @@ typedef struct {
     tern_shell_ipv6_t ipv6_cmds;
     tern_shell_udp_t udp_cmds;
     tern_shell_ping_t ping_cmds;
+    tern_shell_rpl_t rpl_cmds;
     node_pcap_cmds_t pcap_cmds;
 } sim_node_t;
 
@@ -281,6 +285,10 @@ static int node_setup(sim_t *sim, unsigned index)
         res = tern_sixlowpan_init(&n->lowpan, &n->stack);
     }
     if (res == 0) {
+        res = tern_rpl_init(&n->rpl, &n->stack, &n->ipv6);
+    }
+    if (res == 0) {
+        tern_rpl_seed(&n->rpl, node_seed(sim->seed, n->number) ^ 0x27d4eb2fu);
         uint8_t eui[8];
         node_eui64(n->number, eui);
         res = tern_sim_radio_init(&n->radio, &sim->medium, eui);
@@ -302,6 +310,9 @@ static int node_setup(sim_t *sim, unsigned index)
     if (res == 0) {
         res = tern_ipv6_netif_enable(&n->ipv6, &n->netif);
     }
+    if (res == 0) {
+        res = tern_rpl_netif_enable(&n->rpl, &n->netif);
+    }
     if (res == 0 && sim->topo.router[index]) {
         res = tern_ipv6_set_router(&n->ipv6, true);
     }
@@ -315,6 +326,9 @@ static int node_setup(sim_t *sim, unsigned index)
     res = tern_shell_add_udp(&n->shell, &n->udp_cmds, &n->ipv6, &n->udp);
     if (res == 0) {
         res = tern_shell_add_ping(&n->shell, &n->ping_cmds, &n->ipv6);
+    }
+    if (res == 0) {
+        res = tern_shell_add_rpl(&n->shell, &n->rpl_cmds, &n->rpl);
     }
     if (res == 0) {
         res = node_pcap_add(&n->shell, &n->pcap_cmds);

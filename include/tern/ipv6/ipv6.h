@@ -183,6 +183,18 @@ enum {
  */
 #define TERN_IPV6_MSG_PORT_UNREACHABLE (TERN_MSG_USER + 0x60)
 
+/**
+ * netreg demux context of ICMPv6 messages delivered by type (RPL control
+ * messages, type 155, RFC 6550 §6): registrations for (ICMPV6,
+ * TERN_IPV6_ICMPV6_TYPE_DEMUX(type)) receive every message of that type that
+ * the module does not handle itself, checksum verified, as [ICMPV6 message,
+ * IPV6 (the fixed header as received), NETIF (the interface it arrived on)]
+ * (icmpv6_app.c). The context lies outside the 16-bit echo identifier space
+ * that ping uses. A message of such a type with no receiver is counted as
+ * icmp_unhandled.
+ */
+#define TERN_IPV6_ICMPV6_TYPE_DEMUX(type) (0x10000u | (uint32_t)(uint8_t)(type))
+
 /** Router discovery state of one interface (RFC 4861 §6; see ndp_router.c). */
 typedef struct {
     uint64_t deadline_us;       /**< next RS (host) or multicast RA (router); UINT64_MAX: none */
@@ -302,7 +314,19 @@ typedef struct {
     tern_ipv6_addr_t prefix;   /**< destination prefix (bits past @ref prefix_len ignored) */
     tern_ipv6_addr_t next_hop; /**< router to forward to; unspecified: on-link */
     uint8_t prefix_len;        /**< 0..128 (0: default route) */
+    uint8_t origin;            /**< ADD: tern_fib_origin_t (0: TERN_FIB_STATIC); a routing protocol uses TERN_FIB_ROUTING */
+    uint32_t lifetime_s;       /**< ADD: the route expires after this many seconds; 0: never */
 } tern_ipv6_route_config_t;
+
+/** Value of TERN_NETOPT_IPV6_PREFIX (SET on the IPv6 module, context = interface index). */
+typedef struct {
+    tern_ipv6_addr_t prefix;     /**< the prefix (bits past @ref prefix_len ignored) */
+    uint32_t valid_lifetime;     /**< seconds, 0xFFFFFFFF infinite (RFC 4861 §4.6.2) */
+    uint32_t preferred_lifetime; /**< seconds, at most @ref valid_lifetime */
+    uint8_t prefix_len;          /**< its length (64 for SLAAC over the usual interface identifiers) */
+    bool onlink;                 /**< L flag: the prefix is on-link (ignored on 6LoWPAN links, RFC 6775 §5.6) */
+    bool autonomous;             /**< A flag: form an address by SLAAC (RFC 4862 §5.5.3) */
+} tern_ipv6_prefix_config_t;
 
 /** Value of TERN_NETOPT_IPV6_DESTINATIONS (GET on the IPv6 module, context ignored): the destination cache. */
 typedef struct {

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief Functions shared by the files of the RPL module (not public):
+ *        rpl.c (module, I/O, timer), dodag.c (parents, rank, repair, routes
+ *        up), dio.c (DIO/DIS), dao.c (DAO/DAO-ACK, routes down).
+ */
+#ifndef TERN_RPL_INTERNAL_H
+#define TERN_RPL_INTERNAL_H
+
+#include "tern/netif_hdr.h"
+#include "tern/pkt.h"
+#include "tern/rpl/rpl.h"
+#include "tern/wire/ipv6.h"
+
+/** No deadline. */
+#define RPL_NEVER UINT64_MAX
+#define RPL_US_PER_MS 1000u
+#define RPL_US_PER_S 1000000u
+
+/** RFC 6550 §6: DIO and DIS carry hop limit 255 (§6, "link-local scope"). */
+#define RPL_HOP_LIMIT 255u
+
+/** ROOT_RANK (§17: MinHopRankIncrease). */
+static inline uint16_t rpl_root_rank(const tern_rpl_t *rpl)
+{
+    return rpl->min_hop_rank_increase;
+}
+
+/** DAGRank(rank) (§3.5.1): floor(rank / MinHopRankIncrease). */
+static inline uint16_t rpl_dag_rank(const tern_rpl_t *rpl, uint16_t rank)
+{
+    return (uint16_t)(rank / rpl->min_hop_rank_increase);
+}
+
+/** Count event @p c. */
+static inline void rpl_count(tern_rpl_t *rpl, unsigned c)
+{
+    tern_count(&rpl->counters[c]);
+}
+
+/** The stack's time. */
+uint64_t rpl_now(const tern_rpl_t *rpl);
+
+/** Pseudo-random number (xorshift32). */
+uint32_t rpl_random(tern_rpl_t *rpl);
+
+/** Is @p if_index an RPL interface? */
+bool rpl_has_if(const tern_rpl_t *rpl, uint16_t if_index);
+
+/**
+ * Send the ICMPv6 message @p msg (one snip, checksum left to IPv6) to
+ * @p dst through the IPv6 module out of @p if_index (0: routed), from the
+ * interface's link-local address when @p link_local_src, else chosen by
+ * IPv6; hop limit @p hop_limit (0: default). Consumes @p msg. Counted.
+ * @return 0 or a negative errno.
+ */
+int rpl_send(tern_rpl_t *rpl, tern_pkt_t *msg, uint16_t if_index, const tern_ipv6_addr_t *dst,
+             bool link_local_src, uint8_t hop_limit);
+
+/** A new ICMPv6 snip of @p len bytes, or NULL (counted). */
+tern_pkt_t *rpl_msg_alloc(tern_rpl_t *rpl, size_t len);
+
+/** The link-local address of interface @p if_index. @return 0 or -EADDRNOTAVAIL. */
+int rpl_link_local(tern_rpl_t *rpl, uint16_t if_index, tern_ipv6_addr_t *out);
+
+/* dodag.c */
+
+/** Forget the DODAG (parents, default route, routes down kept until they expire). */
+void rpl_dodag_leave(tern_rpl_t *rpl);
+
+/**
+ * A DIO of the joined (or a joinable) DODAG from @p src on @p if_index,
+ * advertising @p rank in @p version: update the candidate set, pick the
+ * preferred parent, compute the rank (§8.2). @return true when the DIO
+ * was "consistent" for Trickle (RFC 6550 §8.3).
+ */
+bool rpl_dodag_dio_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, const tern_netif_hdr_t *nhdr, uint16_t rank,
+                        uint8_t dtsn);
+
+/** Choose the preferred parent and the rank again; install the default route. */
+void rpl_dodag_select(tern_rpl_t *rpl);
+
+/** Remove parent @p i (link failure, §8.2.2.5); repair locally if it was the only one. */
+void rpl_dodag_parent_lost(tern_rpl_t *rpl, size_t i);
+
+/** The outcome @p status (0 acknowledged, as tern_rpl_etx_update()) of a frame to @p l2addr. */
+void rpl_dodag_tx_status(tern_rpl_t *rpl, const uint8_t *l2addr, size_t l2len, int status, unsigned transmissions);
+
+/** Next deadline of the DODAG state (end of poisoning), or RPL_NEVER. */
+uint64_t rpl_dodag_next_deadline(const tern_rpl_t *rpl);
+
+/** Handle what is due at @p now. */
+void rpl_dodag_tick(tern_rpl_t *rpl, uint64_t now);
+
+/** The rank we advertise: INFINITE_RANK while poisoning (§8.2.2.5) or as a leaf. */
+uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl);
+
+/** The preferred parent, or NULL. */
+tern_rpl_parent_t *rpl_dodag_preferred(tern_rpl_t *rpl);
+
+/* dio.c */
+
+/** A DIO @p b of @p len bytes arrived from @p hdr->src, in a frame described by @p nhdr. */
+void rpl_dio_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, const tern_netif_hdr_t *nhdr, const uint8_t *b,
+                     size_t len);
+
+/** A DIS arrived. */
+void rpl_dis_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_index, const uint8_t *b, size_t len);
+
+/** Send a DIO to @p dst (multicast ff02::1a or a unicast answer) on every RPL interface (@p if_index 0) or one. */
+void rpl_dio_send(tern_rpl_t *rpl, uint16_t if_index, const tern_ipv6_addr_t *dst);
+
+/** Send a multicast DIS on every RPL interface. */
+void rpl_dis_send(tern_rpl_t *rpl);
+
+/** Send a unicast DIS to @p dst on @p if_index (probing a parent, §8.3). */
+void rpl_dis_send_to(tern_rpl_t *rpl, uint16_t if_index, const tern_ipv6_addr_t *dst);
+
+/** (Re)start Trickle at Imin (RFC 6206 §4.2 reset). */
+void rpl_trickle_reset(tern_rpl_t *rpl);
+
+/** Stop Trickle (no DODAG, leaf). */
+void rpl_trickle_stop(tern_rpl_t *rpl);
+
+/** Trickle: a consistent transmission was heard (RFC 6206 §4.2 step 3). */
+void rpl_trickle_consistent(tern_rpl_t *rpl);
+
+/** Next DIO/DIS deadline, or RPL_NEVER. */
+uint64_t rpl_dio_next_deadline(const tern_rpl_t *rpl);
+
+/** Send the DIO or DIS due at @p now. */
+void rpl_dio_tick(tern_rpl_t *rpl, uint64_t now);
+
+/* dao.c */
+
+/** A DAO arrived. */
+void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_index, const uint8_t *b, size_t len);
+
+/** A DAO-ACK arrived. */
+void rpl_dao_ack_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_index, const uint8_t *b,
+                         size_t len);
+
+/** Schedule our DAO (new parent, DTSN increment, refresh) after a short delay (§9.5 DelayDAO). */
+void rpl_dao_schedule(tern_rpl_t *rpl);
+
+/** Next DAO or route deadline, or RPL_NEVER. */
+uint64_t rpl_dao_next_deadline(const tern_rpl_t *rpl);
+
+/** Send the DAO due at @p now, expire routes. */
+void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now);
+
+/** Remove every downward route (and its FIB entry). */
+void rpl_dao_flush_routes(tern_rpl_t *rpl);
+
+/** Lifetime in seconds of a DAO-advertised route (Default Lifetime x Lifetime Unit). */
+uint32_t rpl_dao_lifetime_s(const tern_rpl_t *rpl);
+
+#endif /* TERN_RPL_INTERNAL_H */
