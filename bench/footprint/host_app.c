@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief Footprint application (issue 6 item 3; thesis 5.3.3, seed 001
+ *        Table 3): a 6LoWPAN node on a Cortex-M3 with a stub radio driver
+ *        and the event-loop executor.
+ *
+ * Configuration (a), the default: 6LoWPAN host: IPv6, ICMPv6, 6Lo-ND host
+ * (RFC 6775/8505), 6LoWPAN (IPHC, NHC, fragmentation, reassembly), UDP,
+ * sock_udp. With -DBENCH_ROUTER=1, configuration (b) as far as it exists:
+ * the node is an IPv6 router (RFC 4861 router NDP, 6Lo-ND router: RFC 6775
+ * §6), WITHOUT RPL (not implemented yet). The application echoes every UDP
+ * datagram (so the send and receive paths are both reachable) and closes
+ * and re-opens its socket on a request, so that every sock_udp function is
+ * kept by --gc-sections, as the thesis's application did.
+ *
+ * The radio driver is a stub: it keeps the 802.15.4 attributes (the shared
+ * PIB code every radio driver uses), takes frames and reports their
+ * completion, and hands up frames a real driver would find in its FIFO
+ * (rx_fifo, filled by the radio interrupt). SysTick advances the clock by
+ * 1 ms. Vector table and reset handler at the end: enough to link a
+ * complete image, not to run on a board.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tern/clock.h"
+#include "tern/ipv6/ipv6.h"
+#include "tern/link/ieee802154.h"
+#include "tern/netdev/ieee802154_pib.h"
+#include "tern/port/loop.h"
+#include "tern/sixlowpan/sixlowpan.h"
+#include "tern/sock_udp.h"
+#include "tern/udp.h"
+
+#ifndef BENCH_ROUTER
+#define BENCH_ROUTER 0
+#endif
+
+#define ECHO_PORT 0xF0B1u
+
+/* ------------------------------------------------------------ stub radio */
+
+typedef struct {
+    tern_netdev_t netdev;
+    tern_ieee802154_pib_t pib;
+    volatile bool tx_done;        /* the frame in flight went out */
+    volatile uint8_t rx_len;      /* bytes in the receive FIFO; 0: empty */
+    uint8_t rx_fifo[127];         /* the transceiver's frame buffer */
+} stub_radio_t;
+
+static int stub_send(tern_netdev_t *dev, const tern_iolist_t *iolist, size_t count)
+{
+    stub_radio_t *r = (stub_radio_t *)dev;
+    size_t len = 0;
+    for (size_t i = 0; i < count; i++) {
+        len += iolist[i].len;
+    }
+    r->tx_done = true;
+    tern_netdev_report(dev, TERN_NETDEV_EVENT_ISR);
+    return (int)len;
+}
+
+static int stub_recv(tern_netdev_t *dev, void *buf, size_t len, tern_netdev_rx_info_t *info)
+{
+    stub_radio_t *r = (stub_radio_t *)dev;
+    size_t pending = r->rx_len;
+    if (buf == NULL && len == 0) {
+        return (int)pending;
+    }
+    if (buf != NULL && len >= pending) {
+        memcpy(buf, r->rx_fifo, pending);
+        if (info != NULL) {
+            info->rssi = 0;
+            info->lqi = 0xff;
+        }
+    }
+    r->rx_len = 0;
+    return (buf != NULL && len < pending) ? -ENOBUFS : (int)pending;
+}
+
+static int stub_init(tern_netdev_t *dev)
+{
+    (void)dev;
+    return 0;
+}
+
+static void stub_isr(tern_netdev_t *dev)
+{
+    stub_radio_t *r = (stub_radio_t *)dev;
+    if (r->tx_done) {
+        r->tx_done = false;
+        tern_netdev_report(dev, TERN_NETDEV_EVENT_TX_COMPLETE);
+    }
+    if (r->rx_len > 0) {
+        tern_netdev_report(dev, TERN_NETDEV_EVENT_RX_COMPLETE);
+    }
+}
+
+static int stub_get(tern_netdev_t *dev, tern_netopt_t opt, void *value, size_t max_len)
+{
+    return tern_ieee802154_pib_get(&((stub_radio_t *)dev)->pib, opt, value, max_len);
+}
+
+static int stub_set(tern_netdev_t *dev, tern_netopt_t opt, const void *value, size_t len)
+{
+    return tern_ieee802154_pib_set(&((stub_radio_t *)dev)->pib, opt, value, len);
+}
+
+static const tern_netdev_driver_t stub_driver = {
+    .send = stub_send, .recv = stub_recv, .init = stub_init, .isr = stub_isr, .get = stub_get, .set = stub_set,
+};
+
+/* ------------------------------------------------------------ the node */
+
+static struct {
+    tern_vclock_t clock;
+    tern_loop_t loop;
+    tern_stack_t stack;
+    tern_ipv6_t ipv6;
+    tern_udp_t udp;
+    tern_sixlowpan_t lowpan;
+    stub_radio_t radio;
+    tern_ieee802154_link_t mac;
+    tern_netif_t netif;
+    tern_sock_udp_t sock;
+} node;
+
+static void echo(tern_sock_udp_t *sock, const uint8_t *data, size_t len, const tern_sock_udp_ep_t *remote, void *arg);
+
+static int open_socket(void)
+{
+    tern_sock_udp_ep_t local = { .port = ECHO_PORT };
+    int res = tern_sock_udp_create(&node.sock, &node.stack, &node.ipv6, &node.udp, &local, NULL, 0);
+    return res < 0 ? res : tern_sock_udp_set_cb(&node.sock, echo, NULL);
+}
+
+/* Echo every datagram; "close" re-opens the socket; "recv" polls its queue. */
+static void echo(tern_sock_udp_t *sock, const uint8_t *data, size_t len, const tern_sock_udp_ep_t *remote, void *arg)
+{
+    (void)arg;
+    if (len == 5 && memcmp(data, "close", 5) == 0) {
+        tern_sock_udp_close(sock);
+        (void)open_socket();
+        return;
+    }
+    if (len == 4 && memcmp(data, "addr", 4) == 0) {
+        tern_sock_udp_ep_t local;
+        if (tern_sock_udp_get_local(sock, &local) == 0) {
+            (void)tern_sock_udp_send(sock, &local, sizeof(local), remote);
+        }
+        return;
+    }
+    (void)tern_sock_udp_send(sock, data, len, remote);
+}
+
+static int node_setup(void)
+{
+    static const uint8_t eui64[8] = { 0x02, 0x12, 0x4b, 0x00, 0x00, 0x00, 0x00, 0x01 };
+    tern_vclock_init(&node.clock, 0);
+    tern_loop_init(&node.loop, &node.clock.base);
+    int res = tern_stack_init(&node.stack, "m3", &node.loop.base);
+    if (res == 0) {
+        res = tern_ipv6_init(&node.ipv6, &node.stack);
+    }
+    if (res == 0) {
+        res = tern_udp_init(&node.udp, &node.stack, &node.ipv6);
+    }
+    if (res == 0) {
+        res = tern_sixlowpan_init(&node.lowpan, &node.stack);
+    }
+    if (res == 0) {
+        node.radio.netdev.driver = &stub_driver;
+        tern_ieee802154_pib_init(&node.radio.pib, eui64, 0x0023u, 26u);
+        res = tern_ieee802154_netif_add(&node.stack, &node.netif, &node.mac, "wpan0", &node.radio.netdev);
+    }
+    if (res == 0) {
+        res = tern_sixlowpan_netif_attach(&node.lowpan, &node.netif);
+    }
+    if (res == 0) {
+        res = tern_ipv6_netif_enable(&node.ipv6, &node.netif);
+    }
+    if (res == 0 && BENCH_ROUTER) {
+        res = tern_ipv6_set_router(&node.ipv6, true);
+    }
+    if (res == 0) {
+        res = open_socket();
+    }
+    return res;
+}
+
+int main(void);
+
+int main(void)
+{
+    if (node_setup() < 0) {
+        for (;;) {
+        }
+    }
+    for (;;) {
+        if (tern_loop_step(&node.loop) == 0) {
+            __asm__ volatile("wfi");
+        }
+    }
+}
+
+/* ------------------------------------------------------------ interrupts, reset */
+
+void SysTick_Handler(void);
+void radio_irq_handler(void);
+void Reset_Handler(void);
+void Default_Handler(void);
+
+void SysTick_Handler(void)
+{
+    tern_vclock_advance_to(&node.clock, node.clock.now + 1000u);
+}
+
+/* The transceiver's interrupt: a frame is in its FIFO, or a transmission ended. */
+void radio_irq_handler(void)
+{
+    tern_netdev_report(&node.radio.netdev, TERN_NETDEV_EVENT_ISR);
+}
+
+void Default_Handler(void)
+{
+    for (;;) {
+    }
+}
+
+extern uint32_t _sidata, _sdata, _edata, _sbss, _ebss, _estack;
+
+void Reset_Handler(void)
+{
+    memcpy(&_sdata, &_sidata, (size_t)((uintptr_t)&_edata - (uintptr_t)&_sdata));
+    memset(&_sbss, 0, (size_t)((uintptr_t)&_ebss - (uintptr_t)&_sbss));
+    (void)main();
+    for (;;) {
+    }
+}
+
+typedef void (*vector_t)(void);
+
+/* ARMv7-M vector table (Cortex-M3 TRM §2.3, ARMv7-M ARM B1.5.3): initial SP,
+ * reset, 14 exceptions, then the device interrupts (here one: the radio). */
+__attribute__((section(".isr_vector"), used)) static const vector_t vectors[17] = {
+    (vector_t)(uintptr_t)&_estack, Reset_Handler, Default_Handler, Default_Handler, Default_Handler,
+    Default_Handler, Default_Handler, 0, 0, 0, 0, Default_Handler, Default_Handler, 0, Default_Handler,
+    SysTick_Handler, radio_irq_handler,
+};

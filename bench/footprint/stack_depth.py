@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Worst-case stack depth of a linked ELF from -fstack-usage and its call graph.
+
+Method: every function's own frame comes from the .su files gcc writes with
+-fstack-usage (the largest when two static functions share a name); the call
+edges from `objdump -d` of the ELF (bl, and b/b.w to another function's
+start: tail calls). An indirect call (blx rN: a module handler, a driver
+operation, a callback) may reach any function whose address is taken; as
+those cannot be told apart in the disassembly, a function with an indirect
+call is charged the deepest of all "indirect targets" (functions that no
+direct call reaches, other than the roots). A call that closes a cycle
+(recursion, or a handler calling netapi synchronously which calls a
+handler) is cut and reported. depth(f) = frame(f) + max over callees; two figures: an upper bound (every indirect call may reach every indirect
+target, nested) and a lower estimate (direct calls, then the deepest single
+indirect target once), each plus the radio interrupt (its handler, the
+interface's event callback, and the 32-byte exception frame on the same MSP). Frames of functions without .su data (the C library)
+count 0 and are listed. This is an estimate of the kind the thesis's
+measurement gives, not a proof: data-dependent recursion is not bounded here.
+
+usage: stack_depth.py ELF OBJDUMP SU_DIR... > report
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+
+def main():
+    elf, objdump, su_dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    frame = {}
+    for d in su_dirs:
+        for su in glob.glob(os.path.join(d, "**", "*.su"), recursive=True):
+            for line in open(su):
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) < 2:
+                    continue
+                name = parts[0].rsplit(":", 1)[-1]
+                frame[name] = max(frame.get(name, 0), int(parts[1]))
+    dis = subprocess.run([objdump, "-d", elf], capture_output=True, text=True, check=True).stdout
+    calls, indirect, starts = {}, set(), {}
+    cur = None
+    for line in dis.split("\n"):
+        m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", line)
+        if m:
+            cur = m.group(2)
+            starts[int(m.group(1), 16)] = cur
+            calls.setdefault(cur, set())
+            continue
+        if cur is None:
+            continue
+        m = re.search(r"\t(bl|blx|b|b\.w|b\.n)\s+([0-9a-f]+) <([^>+]+)>", line)
+        if m and m.group(3) != cur:
+            if m.group(1) in ("bl", "blx") or "+" not in line.split("<", 1)[1]:
+                calls[cur].add(m.group(3))
+            continue
+        if re.search(r"\tblx\s+r\d+", line) or re.search(r"\tbx\s+r([0-9]|1[0-2])\b", line):
+            indirect.add(cur)
+    roots = ["Reset_Handler"]
+    handlers = [f for f in calls if f.endswith("_Handler") or f.endswith("_irq_handler")]
+    called = set(c for cs in calls.values() for c in cs)
+    targets = [f for f in calls if f not in called and f not in roots and f not in handlers
+               and not f.startswith("$")]
+    cut, memo = set(), {}
+    use_indirect = [True]
+
+    def depth(f, path):
+        if f in memo:
+            return memo[f]
+        best, via = 0, None
+        nexts = set(calls.get(f, ()))
+        if f in indirect and use_indirect[0]:
+            nexts |= set(targets)
+        for c in sorted(nexts):
+            if c in path:
+                cut.add((f, c))
+                continue
+            path.add(c)
+            d, _ = depth(c, path)
+            path.discard(c)
+            if d > best:
+                best, via = d, c
+        memo[f] = (frame.get(f, 0) + best, via)
+        return memo[f]
+
+    # Lower estimate: direct calls only, then one indirect hop: the deepest
+    # indirect target on top of the deepest direct chain.
+    use_indirect[0] = False
+    direct_main, _ = depth("Reset_Handler", {"Reset_Handler"})
+    deepest_target = max(sorted(targets), key=lambda t: depth(t, {t})[0]) if targets else None
+    one_hop = direct_main + (depth(deepest_target, {deepest_target})[0] if deepest_target else 0)
+    irq_direct = max((depth(h, {h})[0] for h in handlers), default=0)
+    # In the interrupt the interface's event callback only posts (netif.c, ISR case).
+    irq_hop = irq_direct + frame.get("netif_event_cb", 0) + (depth("loop_post", {"loop_post"})[0]
+                                                            if "loop_post" in calls else 0)
+    print(f"stack_depth_lower_bytes={one_hop + irq_hop + 32} (thread: direct calls + the deepest indirect "
+          f"target, {deepest_target}: {one_hop}; radio interrupt: {irq_hop} + 32 exception frame)")
+    use_indirect[0] = True
+    memo.clear()
+    cut.clear()
+    total, _ = depth("Reset_Handler", {"Reset_Handler"})
+    chain, f = [], "Reset_Handler"
+    while f is not None:
+        chain.append(f"{f} ({frame.get(f, 0)})")
+        f = memo.get(f, (0, None))[1]
+    print(f"stack_depth_upper_bytes={total + irq_hop + 32} (thread, any indirect call reaching any target: "
+          f"{total}; radio interrupt: {irq_hop} + 32)")
+    print("deepest chain (bytes of own frame): " + " -> ".join(chain))
+    print(f"indirect-call targets assumed: {len(targets)}; functions with indirect calls: {len(indirect)}")
+    print(f"cycles cut: {len(cut)}")
+    nosu = sorted(f for f in calls if f not in frame and not f.startswith("$"))
+    print("functions without .su data (counted 0): " + " ".join(nosu))
+
+
+if __name__ == "__main__":
+    main()
