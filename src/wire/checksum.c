@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tern/wire/bytes.h"
 #include "tern/wire/checksum.h"
 
 /* End-around carry: fold a 32-bit partial sum to 16 bits (RFC 1071 §2 (C)). */
@@ -20,23 +21,34 @@ static uint32_t fold(uint32_t sum)
 uint32_t tern_checksum_add(uint32_t sum, const void *data, size_t len)
 {
     const uint8_t *p = data;
-    uint32_t acc = fold(sum);
-    size_t words = 0;
-    while (len >= 2) {
-        acc += ((uint32_t)p[0] << 8) | p[1];
+    /* 32-bit big-endian words into a 64-bit accumulator, folded once at the
+     * end: the one's complement sum does not depend on the word size, as
+     * 2^16 = 1 modulo 2^16 - 1 (RFC 1071 §2 (B), (C): deferred carries,
+     * "parallel summation"). 2^32 additions of words below 2^32 cannot
+     * overflow 64 bits. Bytes are assembled, so any alignment will do. */
+    uint64_t acc = fold(sum);
+    while (len >= 8) {
+        acc += (uint64_t)tern_load32(p) + tern_load32(p + 4);
+        p += 8;
+        len -= 8;
+    }
+    if (len >= 4) {
+        acc += tern_load32(p);
+        p += 4;
+        len -= 4;
+    }
+    if (len >= 2) {
+        acc += tern_load16(p);
         p += 2;
         len -= 2;
-        /* Fold before 2^16 words of up to 0xffff could overflow 32 bits. */
-        if (++words == 0x8000u) {
-            acc = fold(acc);
-            words = 0;
-        }
     }
     if (len == 1) {
         /* An odd trailing byte is padded with a zero byte (RFC 1071 §4.1). */
         acc += (uint32_t)p[0] << 8;
     }
-    return fold(acc);
+    acc = (acc & 0xffffffffu) + (acc >> 32);
+    acc = (acc & 0xffffffffu) + (acc >> 32);
+    return fold((uint32_t)acc);
 }
 
 uint32_t tern_checksum_add_at(uint32_t sum, const void *data, size_t len, size_t offset)

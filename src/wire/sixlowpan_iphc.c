@@ -523,6 +523,7 @@ static void writer_init(iphc_writer_t *w, const tern_iphc_link_t *link, const ui
     w->datagram = TERN_IPV6_HDR_LEN + (size_t)tern_load16(&pkt[4]);
     w->end = pkt_len < w->datagram ? pkt_len : w->datagram;
     w->out = NULL;
+    w->out_len = 0;
     w->pos = 0;
     w->nhc = 0;
 }
@@ -550,19 +551,15 @@ int tern_iphc_compress(const tern_iphc_link_t *link, const uint8_t *pkt, size_t 
     if (out == NULL) {
         return -EINVAL;
     }
-    /* First the length (STYLE 1: nothing is touched unless it all fits),
-     * then the same choices again, writing. */
+    /* One run, writing what fits: the caller sized @p out first with
+     * tern_iphc_compressed_len() (STYLE 1), so the choices are made once more
+     * here, not twice (each run tries every address encoding). */
     iphc_writer_t w;
-    size_t used;
-    writer_init(&w, link, pkt, pkt_len);
-    compress_run(&w, &used);
-    if (w.pos > out_len) {
-        return -ENOBUFS;
-    }
     writer_init(&w, link, pkt, pkt_len);
     w.out = out;
+    w.out_len = out_len;
     compress_run(&w, consumed);
-    return (int)w.pos;
+    return (w.pos > out_len) ? -ENOBUFS : (int)w.pos;
 }
 
 /* --- decompression --------------------------------------------------------- */

@@ -43,14 +43,15 @@ typedef struct {
     size_t end;           /**< headers must end here: min(pkt_len, datagram) */
     size_t datagram;      /**< 40 + the outer Payload Length */
     uint8_t *out;         /**< NULL while counting */
+    size_t out_len;       /**< room at @ref out; bytes past it are counted, not written */
     size_t pos;           /**< compressed bytes so far */
     unsigned nhc;         /**< NHC headers emitted so far */
 } iphc_writer_t;
 
-/** Append @p n bytes (only counted while w->out is NULL). */
+/** Append @p n bytes (only counted while w->out is NULL, or past w->out_len). */
 static inline void iphc_put(iphc_writer_t *w, const uint8_t *src, size_t n)
 {
-    if (w->out != NULL && n > 0) {
+    if (w->out != NULL && n > 0 && w->pos + n <= w->out_len) {
         memcpy(&w->out[w->pos], src, n);
     }
     w->pos += n;

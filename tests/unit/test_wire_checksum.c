@@ -136,10 +136,49 @@ static void test_tern_checksum_finish__folds(void **state)
     assert_int_equal(tern_checksum_finish(0x00010000u), 0xfffe);
 }
 
+/* The word-parallel sum equals the textbook one (16-bit words, a fold at the
+ * end, RFC 1071 §4.1) for every length 0..300, every alignment, any start. */
+static uint32_t reference_sum(uint32_t sum, const uint8_t *p, size_t len)
+{
+    uint64_t acc = sum;
+    for (size_t i = 0; i + 1 < len; i += 2) {
+        acc += ((uint32_t)p[i] << 8) | p[i + 1];
+    }
+    if (len % 2 != 0) {
+        acc += (uint32_t)p[len - 1] << 8;
+    }
+    while (acc >> 16) {
+        acc = (acc & 0xffffu) + (acc >> 16);
+    }
+    return (uint32_t)acc;
+}
+
+static void test_tern_checksum_add__matches_reference_for_every_length(void **state)
+{
+    (void)state;
+    static uint8_t buf[320];
+    uint32_t x = 0x12345678u;
+    for (size_t i = 0; i < sizeof(buf); i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        buf[i] = (uint8_t)x;
+    }
+    for (size_t off = 0; off < 8; off++) {
+        for (size_t len = 0; len <= 300; len++) {
+            uint32_t start = (uint32_t)(len * 2654435761u) & 0xffffu;
+            assert_int_equal(tern_checksum_add(start, buf + off, len), reference_sum(start, buf + off, len));
+        }
+    }
+    memset(buf, 0xff, sizeof(buf)); /* the largest words: carries in every step */
+    assert_int_equal(tern_checksum_add(0xffffu, buf, 300), reference_sum(0xffffu, buf, 300));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tern_checksum_add__rfc1071_example),
+        cmocka_unit_test(test_tern_checksum_add__matches_reference_for_every_length),
         cmocka_unit_test(test_tern_checksum_add__odd_length_pads_with_zero),
         cmocka_unit_test(test_tern_checksum_add__chained_equals_whole),
         cmocka_unit_test(test_tern_checksum_add__large_input_does_not_overflow),

@@ -151,7 +151,9 @@ int tern_iphc_compressed_len(const tern_iphc_link_t *link, const uint8_t *pkt, s
  *   the next header is encodable. After a Fragment header of a non-first or
  *   non-last fragment the chain ends (no UDP Length to infer).
  *
- * Nothing is written unless the whole compressed header fits in @p out_len.
+ * Size @p out first with tern_iphc_compressed_len() (the same choices,
+ * nothing written): when the header does not fit in @p out_len, the bytes
+ * of @p out up to @p out_len may have been written and -ENOBUFS is returned.
  * @param[in]  link      link addresses and contexts
  * @param[in]  pkt       see tern_iphc_compressed_len()
  * @param[in]  pkt_len   see tern_iphc_compressed_len()
