@@ -99,6 +99,13 @@ typedef enum {
     TERN_NETOPT_IPV6_GROUP_JOIN,
     /** Leave a group joined with TERN_NETOPT_IPV6_GROUP_JOIN (SET on the IPv6 module). Same value. */
     TERN_NETOPT_IPV6_GROUP_LEAVE,
+    /** The RPL module's role (SET on the RPL module, its own API: tern_rpl_set_root() and
+     *  the others). Value: private to src/rpl. */
+    TERN_NETOPT_RPL_ROLE,
+    /** Global repair: a new DODAG version (SET on the RPL module at the root; no value). */
+    TERN_NETOPT_RPL_GLOBAL_REPAIR,
+    /** The RPL module's state (GET on it). Value: tern_rpl_state_t (rpl/rpl.h). */
+    TERN_NETOPT_RPL_STATE,
     /** Number of options; not an option. */
     TERN_NETOPT_NUMOF
 } tern_netopt_t;

@@ -16,11 +16,6 @@
 #define MSG_ENABLE (TERN_MSG_USER + 1)
 #define MSG_TX_STATUS (TERN_MSG_USER + 2)
 
-/** Options of the module itself (SET/GET on its own turn). */
-#define OPT_ROLE 0x7F01u
-#define OPT_GLOBAL_REPAIR 0x7F02u
-#define OPT_STATE 0x7F03u
-
 /** Less urgent than IPv6 (4): a control plane. */
 #define RPL_PRIORITY 5u
 
@@ -436,8 +431,8 @@ static int set_role(tern_rpl_t *rpl, const role_config_t *cfg)
 
 static int set_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
 {
-    switch ((unsigned)opt->opt) {
-    case OPT_ROLE: {
+    switch (opt->opt) {
+    case TERN_NETOPT_RPL_ROLE: {
         role_config_t cfg;
         if (opt->data_len != sizeof(cfg)) {
             return -EINVAL;
@@ -446,7 +441,7 @@ static int set_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
         int res = set_role(rpl, &cfg);
         return (res < 0) ? res : (int)sizeof(cfg);
     }
-    case OPT_GLOBAL_REPAIR:
+    case TERN_NETOPT_RPL_GLOBAL_REPAIR:
         if (rpl->role != TERN_RPL_ROLE_ROOT) {
             return -EPERM;
         }
@@ -464,7 +459,7 @@ static int set_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
 
 static int get_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
 {
-    if ((unsigned)opt->opt != OPT_STATE) {
+    if (opt->opt != TERN_NETOPT_RPL_STATE) {
         return -ENOTSUP;
     }
     tern_rpl_state_t *s = opt->data;
@@ -600,7 +595,7 @@ static int set_role_sync(tern_rpl_t *rpl, uint8_t role, uint8_t instance_id, con
     if (dodag_id != NULL) {
         cfg.dodag_id = *dodag_id;
     }
-    int res = tern_netapi_set(&rpl->module, (tern_netopt_t)OPT_ROLE, 0, &cfg, sizeof(cfg));
+    int res = tern_netapi_set(&rpl->module, TERN_NETOPT_RPL_ROLE, 0, &cfg, sizeof(cfg));
     return (res < 0) ? res : 0;
 }
 
@@ -632,7 +627,7 @@ int tern_rpl_global_repair(tern_rpl_t *rpl)
     if (rpl == NULL) {
         return -EINVAL;
     }
-    int res = tern_netapi_set(&rpl->module, (tern_netopt_t)OPT_GLOBAL_REPAIR, 0, NULL, 0);
+    int res = tern_netapi_set(&rpl->module, TERN_NETOPT_RPL_GLOBAL_REPAIR, 0, NULL, 0);
     return (res < 0) ? res : 0;
 }
 
@@ -641,6 +636,6 @@ int tern_rpl_get_state(tern_rpl_t *rpl, tern_rpl_state_t *out)
     if (rpl == NULL || out == NULL) {
         return -EINVAL;
     }
-    int res = tern_netapi_get(&rpl->module, (tern_netopt_t)OPT_STATE, 0, out, sizeof(*out));
+    int res = tern_netapi_get(&rpl->module, TERN_NETOPT_RPL_STATE, 0, out, sizeof(*out));
     return (res < 0) ? res : 0;
 }
