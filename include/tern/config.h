@@ -165,10 +165,13 @@ _Static_assert(TERN_CONF_NC_QUEUE_LEN >= 1 && TERN_CONF_NC_QUEUE_LEN <= 16,
 
 /**
  * Routes in the forwarding table (per stack): on-link prefixes, default
- * routers, static and routing-protocol routes. Cost: about 44 B each.
+ * routers, static and routing-protocol routes. Default 32: a storing-mode RPL
+ * root holds a /128 route per node below it (a 5x5 grid: 24) next to its
+ * prefixes and default routes, as many as TERN_CONF_RPL_ROUTES. Cost: about
+ * 44 B each.
  */
 #ifndef TERN_CONF_FIB_SIZE
-#define TERN_CONF_FIB_SIZE 16
+#define TERN_CONF_FIB_SIZE 32
 #endif
 _Static_assert(TERN_CONF_FIB_SIZE >= 1 && TERN_CONF_FIB_SIZE <= 1024,
                "TERN_CONF_FIB_SIZE out of range [1, 1024]");
@@ -780,6 +783,44 @@ _Static_assert(TERN_CONF_RPL_PARENT_FAILURES >= 1 && TERN_CONF_RPL_PARENT_FAILUR
 #endif
 _Static_assert(TERN_CONF_RPL_PROBE_INTERVAL_S >= 1 && TERN_CONF_RPL_PROBE_INTERVAL_S <= 86400,
                "TERN_CONF_RPL_PROBE_INTERVAL_S out of range [1, 86400]");
+
+/**
+ * Mode of operation a root chooses when none is given (tern_rpl_set_root()):
+ * 2 storing (RFC 6550 §9.8, routes kept in every router) or 1 non-storing
+ * (§9.7: the root keeps the parent graph and source-routes, RFC 6554).
+ * Default 2.
+ */
+#ifndef TERN_CONF_RPL_MOP
+#define TERN_CONF_RPL_MOP 2
+#endif
+_Static_assert(TERN_CONF_RPL_MOP == 1 || TERN_CONF_RPL_MOP == 2, "TERN_CONF_RPL_MOP must be 1 or 2");
+
+/**
+ * Non-storing mode: (target -> parent) links a root keeps from DAOs
+ * (RFC 6550 §9.7), each with the lifetime of its Transit Information. When
+ * full, new targets are refused (counted as route_table_full). Default 64:
+ * tern-sim's largest mesh. Cost: 48 B each in every RPL module (and in
+ * tern_rpl_state_t); only a root fills them, so nodes that never root can
+ * set 1.
+ */
+#ifndef TERN_CONF_RPL_NS_LINKS
+#define TERN_CONF_RPL_NS_LINKS 64
+#endif
+_Static_assert(TERN_CONF_RPL_NS_LINKS >= 1 && TERN_CONF_RPL_NS_LINKS <= 4096,
+               "TERN_CONF_RPL_NS_LINKS out of range [1, 4096]");
+
+/**
+ * Longest source route, in hops from the root (the first hop included), that
+ * the IPv6 module inserts as a Source Routing Header (RFC 6554) for a source
+ * route provider; a longer path is not source-routed (counted). Default 16:
+ * the SRH of a 16-hop route in one /64 is 8 + 15 x 8 = 128 bytes, within
+ * TERN_CONF_SIXLOWPAN_HEADERS_MAX. Cost: 16 B per hop, once per IPv6 module.
+ */
+#ifndef TERN_CONF_IPV6_SRH_HOPS
+#define TERN_CONF_IPV6_SRH_HOPS 16
+#endif
+_Static_assert(TERN_CONF_IPV6_SRH_HOPS >= 1 && TERN_CONF_IPV6_SRH_HOPS <= 255,
+               "TERN_CONF_IPV6_SRH_HOPS out of range [1, 255]");
 
 /* ---------------------------------------------------------------- RPL logic (trickle, OF0, MRHOF, ETX) */
 

@@ -106,6 +106,10 @@ typedef enum {
     TERN_NETOPT_RPL_GLOBAL_REPAIR,
     /** The RPL module's state (GET on it). Value: tern_rpl_state_t (rpl/rpl.h). */
     TERN_NETOPT_RPL_STATE,
+    /** Install (or with fn NULL remove) the source route provider of the IPv6 module (SET on it,
+     *  context ignored): RPL's non-storing root (RFC 6550 §9.7, RFC 6554).
+     *  Value: tern_ipv6_source_router_t (ipv6/srh.h). */
+    TERN_NETOPT_IPV6_SOURCE_ROUTER,
     /** Number of options; not an option. */
     TERN_NETOPT_NUMOF
 } tern_netopt_t;

@@ -30,6 +30,7 @@ const char *tern_netopt_name(tern_netopt_t opt)
         [TERN_NETOPT_RPL_ROLE] = "rpl_role",
         [TERN_NETOPT_RPL_GLOBAL_REPAIR] = "rpl_global_repair",
         [TERN_NETOPT_RPL_STATE] = "rpl_state",
+        [TERN_NETOPT_IPV6_SOURCE_ROUTER] = "ipv6_source_router",
         [TERN_NETOPT_MCAST_JOIN] = "mcast_join",
         [TERN_NETOPT_MCAST_LEAVE] = "mcast_leave",
         [TERN_NETOPT_MCAST_GROUPS] = "mcast_groups",

@@ -62,6 +62,12 @@ static void refuse(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned counter, uint8_t t
 
 void ipv6_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt)
 {
+    ipv6_forward_via(ip, hdr, payload_len, pkt, NULL, NULL);
+}
+
+void ipv6_forward_via(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt,
+                      tern_ipv6_if_t *out, const tern_ipv6_addr_t *via)
+{
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
     pkt->type = TERN_NETTYPE_IPV6; /* the whole packet, header first: what ICMPv6 errors quote */
     if (ipv6_is_own_address(ip, &hdr->dst)) {
@@ -107,8 +113,10 @@ void ipv6_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_l
         return;
     }
     /* RFC 4861 §5.2: longest prefix match; RFC 4443 §3.1 code 0 without a route. */
-    const tern_fib_route_t *r = tern_fib_lookup(&ip->fib, &hdr->dst, ipv6_now(ip));
-    tern_ipv6_if_t *out = (r != NULL) ? ipv6_find_if(ip, r->if_index) : NULL;
+    const tern_fib_route_t *r = (out == NULL) ? tern_fib_lookup(&ip->fib, &hdr->dst, ipv6_now(ip)) : NULL;
+    if (out == NULL && r != NULL) {
+        out = ipv6_find_if(ip, r->if_index);
+    }
     if (out == NULL) {
         refuse(ip, pkt, TERN_IPV6_FWD_NO_ROUTE, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_NO_ROUTE, 0);
         return;
@@ -121,7 +129,9 @@ void ipv6_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_l
         refuse(ip, pkt, TERN_IPV6_FWD_TOO_BIG, TERN_ICMPV6_PACKET_TOO_BIG, 0, mtu);
         return;
     }
-    tern_ipv6_addr_t next_hop = tern_ipv6_addr_is_unspecified(&r->next_hop) ? hdr->dst : r->next_hop;
+    tern_ipv6_addr_t next_hop = (via != NULL)                                            ? *via
+                                : (r == NULL || tern_ipv6_addr_is_unspecified(&r->next_hop)) ? hdr->dst
+                                                                                             : r->next_hop;
     /* Link padding goes; the head snip is private (the receive path made it so). */
     if (pkt->size > len && tern_pktbuf_realloc_data(pb, pkt, len) < 0) {
         refuse(ip, pkt, TERN_IPV6_RX_NOMEM, 0, 0, 0);

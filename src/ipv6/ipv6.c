@@ -126,6 +126,13 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_6LO_CONTEXT_REFUSED] = "6lo_context_refused",
     [TERN_IPV6_6LO_TX_UNRESOLVED] = "6lo_tx_unresolved",
     [TERN_IPV6_6LO_RA_UNICAST] = "6lo_ra_unicast",
+    [TERN_IPV6_SRH_INSERTED] = "srh_inserted",
+    [TERN_IPV6_SRH_TOO_BIG] = "srh_too_big",
+    [TERN_IPV6_SRH_FORWARDED] = "srh_forwarded",
+    [TERN_IPV6_SRH_MALFORMED] = "srh_malformed",
+    [TERN_IPV6_SRH_BAD_SEGMENTS_LEFT] = "srh_bad_segments_left",
+    [TERN_IPV6_SRH_MULTICAST] = "srh_multicast",
+    [TERN_IPV6_SRH_LOOP] = "srh_loop",
 };
 
 uint64_t ipv6_now(const tern_ipv6_t *ip)
@@ -379,7 +386,10 @@ static int output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t 
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
     tern_ipv6_addr_t next_hop = *dst;
     bool link_scope = tern_ipv6_addr_is_multicast(dst) || tern_ipv6_addr_is_link_local(dst) || l2dst != NULL;
-    if (!link_scope) {
+    /* RFC 6554 §4.1: a source route provider (RPL's non-storing root) first (srh.c). */
+    bool source_routed = !link_scope && ipv6_srh_route(ip, dst, &ipif, &next_hop) == 1;
+    size_t srh_len = source_routed ? ipv6_srh_len(ip) : 0u;
+    if (!link_scope && !source_routed) {
         ipif = ipv6_route(ip, ipif, dst, &next_hop); /* RFC 4861 §5.2: destination cache, then table */
     }
     tern_ipv6_addr_t source;
@@ -397,10 +407,30 @@ static int output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t 
         tern_pktbuf_release(pb, payload);
         return -ENOMEM;
     }
+    if (srh_len > 0 && TERN_IPV6_HDR_LEN + srh_len + len > ipv6_path_mtu(ip, ipif, dst)) {
+        /* The header would have to go in every fragment's unfragmentable part (srh.h). */
+        ipv6_count(ip, TERN_IPV6_SRH_TOO_BIG);
+        tern_pktbuf_release(pb, payload);
+        return -EMSGSIZE;
+    }
     if (TERN_IPV6_HDR_LEN + len > ipv6_path_mtu(ip, ipif, dst)) {
         /* RFC 8200 §4.5: too big for the path (RFC 8201 §4: its MTU estimate,
          * at most the link's); frag.c sends the fragments through here. */
         return ipv6_frag_output(ip, ipif, &source, dst, nh, hop_limit, payload);
+    }
+    /* The checksum above used the final destination (RFC 8200 §8.1); the
+     * header now takes the first hop (RFC 6554 §4.1). */
+    tern_ipv6_addr_t wire_dst = *dst;
+    if (srh_len > 0) {
+        tern_pkt_t *srh = ipv6_srh_prepend(ip, payload, nh, &wire_dst);
+        if (srh == NULL) {
+            ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+            tern_pktbuf_release(pb, payload);
+            return -ENOMEM;
+        }
+        payload = srh;
+        nh = TERN_IPV6_NH_ROUTING;
+        len += srh_len;
     }
     tern_pkt_t *hdr = tern_pktbuf_add(pb, payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
     tern_netif_t *netif = ipif->netif;
@@ -413,7 +443,7 @@ static int output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t 
     }
     tern_ipv6_repr_t repr = {
         .traffic_class = 0, .flow_label = 0, .payload_len = (uint16_t)len,
-        .next_header = nh, .hop_limit = hop_limit, .src = source, .dst = *dst,
+        .next_header = nh, .hop_limit = hop_limit, .src = source, .dst = wire_dst,
     };
     (void)tern_ipv6_emit(&repr, hdr->data, hdr->size);
     tern_netif_hdr_t *nhdr = pkt->data;
@@ -763,6 +793,10 @@ static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
         tern_pktbuf_release(pb, pkt);
         return;
     }
+    /* RFC 6554 §4.2: a router source-routes the packet on (srh.c). */
+    if (!tentative && ipv6_srh_receive(ip, ipif, &hdr, (size_t)plen, pkt)) {
+        return;
+    }
     if (plen == 0) {
         /* Nothing after the fixed header: fine with No Next Header (RFC 8200 §4.7). */
         ipv6_count(ip, (hdr.next_header == TERN_IPV6_NH_NONE) ? TERN_IPV6_RX_DELIVERED
@@ -940,6 +974,9 @@ static int set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     tern_ipv6_if_t *ipif = find_if(ip, opt->context);
     if (opt->opt != TERN_NETOPT_IPV6_ADDR_ADD && opt->opt != TERN_NETOPT_IPV6_ADDR_DEL) {
+        if (opt->opt == TERN_NETOPT_IPV6_SOURCE_ROUTER) {
+            return ipv6_srh_set_option(ip, opt); /* srh.c */
+        }
         if (opt->opt == TERN_NETOPT_IPV6_PREFIX || opt->opt == TERN_NETOPT_IPV6_GROUP_JOIN ||
             opt->opt == TERN_NETOPT_IPV6_GROUP_LEAVE) {
             return ipv6_prefix_set_option(ip, opt); /* prefix.c */

@@ -198,8 +198,51 @@ int ipv6_rd_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
  */
 void ipv6_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt);
 
+/**
+ * ipv6_forward() with the outgoing interface @p out and the neighbor
+ * @p next_hop given (both NULL: by the forwarding table, as ipv6_forward()).
+ * The source-routing receive path uses it (srh.c, RFC 6554 §4.2).
+ */
+void ipv6_forward_via(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt,
+                      tern_ipv6_if_t *out, const tern_ipv6_addr_t *next_hop);
+
 /** SET TERN_NETOPT_IPV6_ROUTE_ADD / _DEL (static routes). @return as set. */
 int ipv6_forward_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
+
+/* Source routing (RFC 6554, tern/ipv6/srh.h), srh.c. */
+
+/** SET TERN_NETOPT_IPV6_SOURCE_ROUTER. @return as set. */
+int ipv6_srh_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
+
+/**
+ * Ask the source route provider, if any, for a route to the unicast
+ * global @p dst of a packet we originate; the answer stays in
+ * ip->source_route for ipv6_srh_len() and ipv6_srh_prepend().
+ * @param[in,out] ipif     the interface asked for (NULL: any); the route's on 1
+ * @param[out]    next_hop the neighbor to send to (the first hop), on 1
+ * @return 1: source-routed; 0: no route from the provider, route as usual.
+ */
+int ipv6_srh_route(tern_ipv6_t *ip, const tern_ipv6_addr_t *dst, tern_ipv6_if_t **ipif, tern_ipv6_addr_t *next_hop);
+
+/** Length of the Source Routing Header of the last route (0: one hop, no header). */
+size_t ipv6_srh_len(const tern_ipv6_t *ip);
+
+/**
+ * Put the Source Routing Header of the last route (more than one hop)
+ * before @p payload, announcing @p nh; *@p wire_dst becomes the first hop.
+ * @return the new head (an IPV6_EXT snip); NULL: no packet buffer (@p payload untouched).
+ */
+tern_pkt_t *ipv6_srh_prepend(tern_ipv6_t *ip, tern_pkt_t *payload, uint8_t nh, tern_ipv6_addr_t *wire_dst);
+
+/**
+ * A router received @p pkt ([the whole packet, header @p hdr first and
+ * private, NETIF]) for one of its addresses: if a Source Routing Header
+ * with Segments Left above 0 is in it, process it (RFC 6554 §4.2): drop
+ * and count, or advance and forward.
+ * @return true when @p pkt was consumed; false: no such header, go on.
+ */
+bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, size_t payload_len,
+                      tern_pkt_t *pkt);
 
 /* Fragmentation and reassembly (RFC 8200 §4.5), frag.c and reass.c. */
 

@@ -17,6 +17,13 @@
  * DAO-ACK when asked, installs its targets, and passes the DAO's options up
  * unchanged in a DAO of its own without K (aggregation is not required,
  * §9.2; a lost one is repaired by the next refresh).
+ *
+ * Non-storing mode (§9.7, MOP 1): the DAO carries the preferred parent's
+ * global address in its Transit Information and goes end to end from our
+ * global address to the DODAGID, routed upwards by the routers' default
+ * routes; routers neither receive nor store it. The root keeps the links
+ * (nonstoring.c) and answers with a DAO-ACK to the node's global address,
+ * which the IPv6 module source-routes.
  */
 #include <errno.h>
 #include <string.h>
@@ -27,8 +34,8 @@
 
 /** RFC 6550 §17 DEFAULT_DAO_DELAY: 1 s. */
 #define DAO_DELAY_US (1u * RPL_US_PER_S)
-/** Room for our own DAO's options: a Target per address and one Transit. */
-#define DAO_OPTIONS_MAX (TERN_CONF_IPV6_ADDRS * (4u + 16u) + TERN_RPL_OPT_TRANSIT_LEN)
+/** Room for our own DAO's options: a Target per address and one Transit (with a Parent Address in non-storing mode). */
+#define DAO_OPTIONS_MAX (TERN_CONF_IPV6_ADDRS * (4u + 16u) + TERN_RPL_OPT_TRANSIT_PARENT_LEN)
 
 uint32_t rpl_dao_lifetime_s(const tern_rpl_t *rpl)
 {
@@ -143,8 +150,10 @@ static int dao_send(tern_rpl_t *rpl, const uint8_t *options, size_t options_len,
         return -ENOMEM;
     }
     (void)tern_rpl_dao_emit(&dao, msg->data, msg->size);
-    /* §9.8 / §6.4: in storing mode the DAO goes to the parent's link-local address, from ours. */
-    int res = rpl_send(rpl, msg, p->if_index, &p->addr, true, 0);
+    /* §9.8 / §6.4: in storing mode the DAO goes to the parent's link-local address, from ours;
+     * §9.7: in non-storing mode to the DODAGID, from a global address, routed. */
+    int res = rpl_non_storing(rpl) ? rpl_send(rpl, msg, 0, &rpl->dodag_id, false, 0)
+                                   : rpl_send(rpl, msg, p->if_index, &p->addr, true, 0);
     if (res == 0) {
         rpl_count(rpl, TERN_RPL_DAO_OUT);
     }
@@ -167,7 +176,8 @@ static void own_dao_send(tern_rpl_t *rpl)
                 continue;
             }
             tern_rpl_opt_target_t t = { .prefix_len = 128, .prefix = a->addr };
-            int r = tern_rpl_opt_target_emit(&t, options + n, sizeof(options) - n - TERN_RPL_OPT_TRANSIT_LEN);
+            int r = tern_rpl_opt_target_emit(&t, options + n,
+                                              sizeof(options) - n - TERN_RPL_OPT_TRANSIT_PARENT_LEN);
             n += (r > 0) ? (size_t)r : 0u;
         }
     }
@@ -179,6 +189,14 @@ static void own_dao_send(tern_rpl_t *rpl)
     uint8_t unit_lifetime = rpl->default_lifetime;
     tern_rpl_opt_transit_t transit = { .external = false, .path_control = 0, .path_sequence = rpl->path_sequence,
                                        .path_lifetime = unit_lifetime, .has_parent = false };
+    /* §9.7, §6.7.8: in non-storing mode the Parent Address names our preferred parent. */
+    if (rpl_non_storing(rpl)) {
+        if (rpl_ns_parent_address(rpl, &transit.parent) < 0) {
+            rpl->dao_at_us = rpl_now(rpl) + DAO_DELAY_US;
+            return;
+        }
+        transit.has_parent = true;
+    }
     int r = tern_rpl_opt_transit_emit(&transit, options + n, sizeof(options) - n);
     n += (r > 0) ? (size_t)r : 0u;
     rpl->dao_sequence++;
@@ -197,7 +215,9 @@ static void dao_ack_send(tern_rpl_t *rpl, const tern_ipv6_addr_t *dst, uint16_t 
         return;
     }
     (void)tern_rpl_dao_ack_emit(&ack, msg->data, msg->size);
-    if (rpl_send(rpl, msg, if_index, dst, true, 0) == 0) {
+    /* §9.7: in non-storing mode the root answers the node's global address, source-routed. */
+    bool ns = rpl_non_storing(rpl);
+    if (rpl_send(rpl, msg, ns ? 0u : if_index, dst, !ns, 0) == 0) {
         rpl_count(rpl, TERN_RPL_DAO_ACK_OUT);
     }
 }
@@ -221,8 +241,12 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
         rpl_count(rpl, TERN_RPL_MALFORMED);
         return;
     }
-    if (!tern_ipv6_addr_is_link_local(&hdr->src)) {
+    if (!rpl_non_storing(rpl) && !tern_ipv6_addr_is_link_local(&hdr->src)) {
         rpl_count(rpl, TERN_RPL_BAD_SOURCE); /* §9.8: storing mode, from the child's link-local address */
+        return;
+    }
+    if (rpl_non_storing(rpl) && (tern_ipv6_addr_is_link_local(&hdr->src) || tern_ipv6_addr_is_multicast(&hdr->src))) {
+        rpl_count(rpl, TERN_RPL_BAD_SOURCE); /* §9.7: from the node's global address, end to end */
         return;
     }
     if (!rpl->joined || dao.instance_id != rpl->instance_id ||
@@ -230,8 +254,10 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
         rpl_count(rpl, TERN_RPL_UNKNOWN_INSTANCE);
         return;
     }
-    /* §9.8: DAOs come from children; a parent's (or a leaf's own) would make a loop. */
-    if (rpl->role == TERN_RPL_ROLE_LEAF || is_parent(rpl, &hdr->src) || rpl->poison_until_us != 0) {
+    /* §9.8: DAOs come from children; a parent's (or a leaf's own) would make a loop.
+     * §9.7: in non-storing mode only the root takes DAOs. */
+    if (rpl->role == TERN_RPL_ROLE_LEAF || (rpl_non_storing(rpl) && rpl->role != TERN_RPL_ROLE_ROOT) ||
+        is_parent(rpl, &hdr->src) || rpl->poison_until_us != 0) {
         rpl_count(rpl, TERN_RPL_DAO_NOT_CHILD);
         return;
     }
@@ -263,6 +289,23 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
             }
             bool infinite = tr.path_lifetime == 0xFFu;
             uint32_t lifetime = (uint32_t)tr.path_lifetime * rpl->lifetime_unit;
+            if (rpl_non_storing(rpl)) {
+                /* §9.7: the root records (target -> parent); a Transit without a
+                 * usable Parent Address names no link. */
+                bool ok = tr.has_parent && !tern_ipv6_addr_is_link_local(&tr.parent) &&
+                          !tern_ipv6_addr_is_multicast(&tr.parent) && !tern_ipv6_addr_is_unspecified(&tr.parent);
+                for (size_t i = 0; i < count; i++) {
+                    if (!ok || tern_ipv6_addr_equal(&targets[i].prefix, &tr.parent) || targets[i].prefix_len != 128) {
+                        rpl_count(rpl, TERN_RPL_DAO_BAD_TARGET);
+                        continue;
+                    }
+                    rpl_ns_update(rpl, &targets[i].prefix, &tr.parent, if_index, lifetime, infinite,
+                                  tr.path_sequence);
+                }
+                any = any || count > 0;
+                count = 0;
+                continue;
+            }
             for (size_t i = 0; i < count; i++) {
                 route_update(rpl, &targets[i], &hdr->src, if_index, lifetime, infinite, tr.path_sequence);
             }
@@ -320,6 +363,8 @@ void rpl_dao_ack_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t 
 uint64_t rpl_dao_next_deadline(const tern_rpl_t *rpl)
 {
     uint64_t next = rpl->dao_at_us;
+    uint64_t ns = rpl_ns_next_deadline(rpl);
+    next = (ns < next) ? ns : next;
     for (size_t i = 0; i < TERN_CONF_RPL_ROUTES; i++) {
         if (rpl->routes[i].used && rpl->routes[i].expires_us < next) {
             next = rpl->routes[i].expires_us;
@@ -330,6 +375,7 @@ uint64_t rpl_dao_next_deadline(const tern_rpl_t *rpl)
 
 void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now)
 {
+    rpl_ns_tick(rpl, now);
     for (size_t i = 0; i < TERN_CONF_RPL_ROUTES; i++) {
         tern_rpl_route_t *r = &rpl->routes[i];
         if (r->used && r->expires_us <= now) {

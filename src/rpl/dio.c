@@ -9,7 +9,8 @@
  * §6.3 (DIO, link-local source), §6.7.6 (DODAG Configuration), §6.7.10
  * (Prefix Information), §7.2 (lollipop sequence counters).
  *
- * Choices: the node joins grounded DODAGs in storing mode (MOP 2) only, and
+ * Choices: the node joins grounded DODAGs in storing (MOP 2) or non-storing
+ * mode (MOP 1, §9.7) only, and
  * one DODAG of one instance: while joined, DIOs of other DODAGs or
  * instances are counted and ignored (no DODAG preference switching yet). A
  * router puts a DODAG Configuration option in every DIO (so late joiners
@@ -256,14 +257,14 @@ static void apply_prefix(tern_rpl_t *rpl, uint16_t if_index, const tern_ndp_opt_
     (void)tern_netapi_set(&rpl->ip->module, TERN_NETOPT_IPV6_PREFIX, if_index, &cfg, sizeof(cfg));
 }
 
-/* Join the DODAG of @p dio (§8.2.2: grounded, storing, an OF we have). */
+/* Join the DODAG of @p dio (§8.2.2: grounded, storing or non-storing, an OF we have). */
 static bool join(tern_rpl_t *rpl, const tern_rpl_dio_repr_t *dio, const dio_options_t *o)
 {
     if (!dio->grounded) {
         rpl_count(rpl, TERN_RPL_NOT_GROUNDED);
         return false;
     }
-    if (dio->mop != TERN_RPL_MOP_STORING) {
+    if (dio->mop != TERN_RPL_MOP_STORING && dio->mop != TERN_RPL_MOP_NON_STORING) {
         rpl_count(rpl, TERN_RPL_MOP_UNSUPPORTED);
         return false;
     }

@@ -284,6 +284,16 @@ bool rpl_dodag_dio_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, const tern
             rpl_dao_schedule(rpl);
         }
     }
+    if (rpl->preferred < 0 && p->l2addr_len != 0 &&
+        tern_rpl_etx_get(&rpl->etx, p->l2addr, p->l2addr_len) > TERN_CONF_RPL_MRHOF_MAX_LINK_METRIC) {
+        /* Without a parent, a neighbor whose DIOs arrive gets its link
+         * estimate back to the initial one: an ETX past MAX_LINK_METRIC (RFC
+         * 6719 §5) would keep it out of the parent set for good, since only
+         * the frames we send it could lower the estimate, and we send it none
+         * while it is out. The frames to it after the join measure it again. */
+        tern_rpl_etx_remove(&rpl->etx, p->l2addr, p->l2addr_len);
+        rpl_count(rpl, TERN_RPL_ETX_RESET);
+    }
     if (p->rank != old_rank || rpl->preferred < 0) {
         rpl_dodag_select(rpl);
     }

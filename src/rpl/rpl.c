@@ -51,11 +51,14 @@ static const char *const rpl_counter_names[TERN_RPL_STAT_NUMOF] = {
     [TERN_RPL_PARENT_LOST] = "parent_lost",
     [TERN_RPL_LOCAL_REPAIRS] = "local_repairs",
     [TERN_RPL_GLOBAL_REPAIRS] = "global_repairs",
+    [TERN_RPL_ETX_RESET] = "etx_reset",
     [TERN_RPL_PARENT_SWITCHES] = "parent_switches",
     [TERN_RPL_JOINS] = "joins",
     [TERN_RPL_TX_NOMEM] = "tx_nomem",
     [TERN_RPL_TX_FAILED] = "tx_failed",
     [TERN_RPL_NO_IF] = "no_if",
+    [TERN_RPL_NS_NO_ROUTE] = "ns_no_route",
+    [TERN_RPL_NS_LOOP] = "ns_loop",
 };
 
 const char *tern_rpl_role_name(uint8_t role)
@@ -329,6 +332,8 @@ static void reset_dodag(tern_rpl_t *rpl)
 {
     rpl_dodag_leave(rpl);
     rpl_dao_flush_routes(rpl);
+    rpl_ns_flush(rpl);
+    rpl_ns_provider(rpl, false);
     rpl_trickle_stop(rpl);
     rpl->joined = false;
     rpl->dis_at_us = RPL_NEVER;
@@ -348,7 +353,7 @@ static void reset_dodag(tern_rpl_t *rpl)
     rpl->default_lifetime = TERN_CONF_RPL_DEFAULT_LIFETIME;
     rpl->lifetime_unit = TERN_CONF_RPL_LIFETIME_UNIT;
     rpl->ocp = TERN_CONF_RPL_OCP;
-    rpl->mop = TERN_RPL_MOP_STORING;
+    rpl->mop = TERN_CONF_RPL_MOP;
 }
 
 static bool own_address(tern_rpl_t *rpl, const tern_ipv6_addr_t *addr)
@@ -369,18 +374,20 @@ static bool own_address(tern_rpl_t *rpl, const tern_ipv6_addr_t *addr)
     return false;
 }
 
-/* The role to take: value byte 0 role, then for a root the instance and the DODAGID. */
+/* The role to take: value byte 0 role, then for a root the instance, the mode of operation and the DODAGID. */
 typedef struct {
     uint8_t role;
     uint8_t instance_id;
+    uint8_t mop;
     tern_ipv6_addr_t dodag_id;
 } role_config_t;
 
 static int set_role(tern_rpl_t *rpl, const role_config_t *cfg)
 {
     if (cfg->role == TERN_RPL_ROLE_ROOT) {
-        if (cfg->instance_id >= TERN_RPL_INSTANCE_LOCAL) {
-            return -EINVAL; /* §5.1: a DODAG root of a global instance */
+        if (cfg->instance_id >= TERN_RPL_INSTANCE_LOCAL ||
+            (cfg->mop != TERN_RPL_MOP_STORING && cfg->mop != TERN_RPL_MOP_NON_STORING)) {
+            return -EINVAL; /* §5.1: a DODAG root of a global instance; MOPs 1 and 2 only */
         }
         if (tern_ipv6_addr_is_link_local(&cfg->dodag_id) || tern_ipv6_addr_is_multicast(&cfg->dodag_id) ||
             !own_address(rpl, &cfg->dodag_id)) {
@@ -405,6 +412,10 @@ static int set_role(tern_rpl_t *rpl, const role_config_t *cfg)
     if (cfg->role == TERN_RPL_ROLE_ROOT) {
         rpl->instance_id = cfg->instance_id;
         rpl->dodag_id = cfg->dodag_id;
+        rpl->mop = cfg->mop;
+        if (rpl_non_storing(rpl)) {
+            rpl_ns_provider(rpl, true); /* §9.7, RFC 6554 §4.1: the root source-routes (nonstoring.c) */
+        }
         /* §7.2: sequence counters start at 240 (lollipop). */
         rpl->version = 240u;
         rpl->dtsn = 240u;
@@ -469,6 +480,7 @@ static int get_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
     memset(s, 0, sizeof(*s));
     memcpy(s->parents, rpl->parents, sizeof(s->parents));
     memcpy(s->routes, rpl->routes, sizeof(s->routes));
+    memcpy(s->ns_links, rpl->ns_links, sizeof(s->ns_links));
     s->trickle = rpl->trickle;
     s->dodag_id = rpl->dodag_id;
     s->now_us = rpl_now(rpl);
@@ -583,7 +595,8 @@ int tern_rpl_netif_enable(tern_rpl_t *rpl, tern_netif_t *netif)
     return tern_netapi_post(&rpl->module, &msg);
 }
 
-static int set_role_sync(tern_rpl_t *rpl, uint8_t role, uint8_t instance_id, const tern_ipv6_addr_t *dodag_id)
+static int set_role_sync(tern_rpl_t *rpl, uint8_t role, uint8_t instance_id, const tern_ipv6_addr_t *dodag_id,
+                         uint8_t mop)
 {
     if (rpl == NULL) {
         return -EINVAL;
@@ -592,6 +605,7 @@ static int set_role_sync(tern_rpl_t *rpl, uint8_t role, uint8_t instance_id, con
     memset(&cfg, 0, sizeof(cfg));
     cfg.role = role;
     cfg.instance_id = instance_id;
+    cfg.mop = mop;
     if (dodag_id != NULL) {
         cfg.dodag_id = *dodag_id;
     }
@@ -601,25 +615,30 @@ static int set_role_sync(tern_rpl_t *rpl, uint8_t role, uint8_t instance_id, con
 
 int tern_rpl_set_router(tern_rpl_t *rpl)
 {
-    return set_role_sync(rpl, TERN_RPL_ROLE_ROUTER, 0, NULL);
+    return set_role_sync(rpl, TERN_RPL_ROLE_ROUTER, 0, NULL, 0);
 }
 
 int tern_rpl_set_leaf(tern_rpl_t *rpl)
 {
-    return set_role_sync(rpl, TERN_RPL_ROLE_LEAF, 0, NULL);
+    return set_role_sync(rpl, TERN_RPL_ROLE_LEAF, 0, NULL, 0);
 }
 
 int tern_rpl_set_root(tern_rpl_t *rpl, uint8_t instance_id, const tern_ipv6_addr_t *dodag_id)
 {
+    return tern_rpl_set_root_mop(rpl, instance_id, dodag_id, TERN_CONF_RPL_MOP);
+}
+
+int tern_rpl_set_root_mop(tern_rpl_t *rpl, uint8_t instance_id, const tern_ipv6_addr_t *dodag_id, uint8_t mop)
+{
     if (dodag_id == NULL) {
         return -EINVAL;
     }
-    return set_role_sync(rpl, TERN_RPL_ROLE_ROOT, instance_id, dodag_id);
+    return set_role_sync(rpl, TERN_RPL_ROLE_ROOT, instance_id, dodag_id, mop);
 }
 
 int tern_rpl_stop(tern_rpl_t *rpl)
 {
-    return set_role_sync(rpl, TERN_RPL_ROLE_NONE, 0, NULL);
+    return set_role_sync(rpl, TERN_RPL_ROLE_NONE, 0, NULL, 0);
 }
 
 int tern_rpl_global_repair(tern_rpl_t *rpl)

@@ -156,4 +156,39 @@ void rpl_dao_flush_routes(tern_rpl_t *rpl);
 /** Lifetime in seconds of a DAO-advertised route (Default Lifetime x Lifetime Unit). */
 uint32_t rpl_dao_lifetime_s(const tern_rpl_t *rpl);
 
+/* nonstoring.c */
+
+/** Is the DODAG in non-storing mode (MOP 1, RFC 6550 §9.7)? */
+static inline bool rpl_non_storing(const tern_rpl_t *rpl)
+{
+    return rpl->mop == TERN_RPL_MOP_NON_STORING;
+}
+
+/**
+ * Root: @p target is reachable via @p parent for @p lifetime_s (0 and not
+ * @p infinite: No-Path, the link goes), learnt on @p if_index (§9.7).
+ */
+void rpl_ns_update(tern_rpl_t *rpl, const tern_ipv6_addr_t *target, const tern_ipv6_addr_t *parent,
+                   uint16_t if_index, uint32_t lifetime_s, bool infinite, uint8_t seq);
+
+/** Root: forget every link. */
+void rpl_ns_flush(tern_rpl_t *rpl);
+
+/** Root: install (true) or remove the source route provider on the IPv6 module; remember our link-local addresses. */
+void rpl_ns_provider(tern_rpl_t *rpl, bool install);
+
+/** Next link expiry, or RPL_NEVER. */
+uint64_t rpl_ns_next_deadline(const tern_rpl_t *rpl);
+
+/** Expire the links whose lifetime ended at @p now. */
+void rpl_ns_tick(tern_rpl_t *rpl, uint64_t now);
+
+/**
+ * Node: the preferred parent's global address for the Transit Information
+ * (§9.7): the DODAG's prefix (the PIO) with the interface identifier of the
+ * parent's link-local address (SLAAC, RFC 4862 §5.5.3, gives it that
+ * address). @return 0; -ENETUNREACH (no parent or no prefix yet).
+ */
+int rpl_ns_parent_address(tern_rpl_t *rpl, tern_ipv6_addr_t *out);
+
 #endif /* TERN_RPL_INTERNAL_H */

@@ -63,6 +63,7 @@
 #include "tern/ipv6/frag.h"
 #include "tern/ipv6/nc.h"
 #include "tern/ipv6/ndp_6lo.h"
+#include "tern/ipv6/srh.h"
 #include "tern/netif.h"
 #include "tern/netreg.h"
 #include "tern/stack.h"
@@ -170,6 +171,14 @@ enum {
     TERN_IPV6_6LO_CONTEXT_REFUSED, /**< context changes the interface's adaptation module refused */
     TERN_IPV6_6LO_TX_UNRESOLVED, /**< packets dropped on a 6LoWPAN link: next hop neither registered nor known */
     TERN_IPV6_6LO_RA_UNICAST,   /**< router: unicast RAs in answer to RSs (RFC 6775 §6.3) */
+    /* Source routing (RFC 6554; ipv6/srh.h, srh.c) */
+    TERN_IPV6_SRH_INSERTED,     /**< our packets sent with a Source Routing Header (a provider's route) */
+    TERN_IPV6_SRH_TOO_BIG,      /**< our packets dropped: with the header they need IPv6 fragmentation */
+    TERN_IPV6_SRH_FORWARDED,    /**< packets forwarded to the next address of their Source Routing Header (§4.2) */
+    TERN_IPV6_SRH_MALFORMED,    /**< dropped: Source Routing Header that does not parse (RFC 6554 §3) */
+    TERN_IPV6_SRH_BAD_SEGMENTS_LEFT, /**< dropped: Segments Left above n (§4.2, Parameter Problem) */
+    TERN_IPV6_SRH_MULTICAST,    /**< dropped: multicast next address or destination (§4.2) */
+    TERN_IPV6_SRH_LOOP,         /**< dropped: our addresses twice with another between them (§4.2, Parameter Problem) */
     TERN_IPV6_STAT_NUMOF
 };
 
@@ -236,6 +245,8 @@ typedef struct tern_ipv6 {
     tern_ipv6_frag_t frag;                        /**< fragmentation and reassembly (RFC 8200 §4.5) */
     uint32_t counters[TERN_IPV6_STAT_NUMOF];      /**< see TERN_IPV6_... */
     tern_stats_group_t stats;                     /**< counters, for `stats ipv6` */
+    tern_ipv6_source_router_t source_router;      /**< source route provider (TERN_NETOPT_IPV6_SOURCE_ROUTER); fn NULL: none */
+    tern_ipv6_source_route_t source_route;        /**< its last answer (module's turn only) */
     bool router;                                  /**< a router (RFC 4861 §6.2), see tern_ipv6_set_router() */
 } tern_ipv6_t;
 

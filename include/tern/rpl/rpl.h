@@ -2,10 +2,11 @@
 /**
  * @file
  * @brief The RPL module (RFC 6550): one RPL instance with one grounded DODAG
- *        in storing mode (MOP 2), as root, router or leaf.
+ *        in storing (MOP 2) or non-storing mode (MOP 1, source routing by the
+ *        root, RFC 6554), as root, router or leaf.
  *
  * Read first: RFC 6550 §3 (topology, rank), §8 (upward routes: DIO, DODAG
- * join, parent selection, rank rules, repair), §9 (DAO, storing mode), §6
+ * join, parent selection, rank rules, repair), §9 (DAO; §9.7 non-storing mode), §6
  * (messages), §18.2 (what is configured); RFC 6206 (Trickle); RFC 6552 (OF0)
  * and RFC 6719 (MRHOF).
  *
@@ -88,11 +89,14 @@ enum {
     TERN_RPL_PARENT_LOST,        /**< parents removed: link failures or ETX too high, or infinite rank */
     TERN_RPL_LOCAL_REPAIRS,      /**< local repairs: preferred parent lost, no other (§8.2.2.5) */
     TERN_RPL_GLOBAL_REPAIRS,     /**< DODAG versions followed or started (§8.2.2.1) */
+    TERN_RPL_ETX_RESET,          /**< link estimates reset: a neighbor's DIOs arrive while we have no parent and its ETX is past MAX_LINK_METRIC */
     TERN_RPL_PARENT_SWITCHES,    /**< preferred parent changed */
     TERN_RPL_JOINS,              /**< DODAGs joined */
     TERN_RPL_TX_NOMEM,           /**< messages not sent: no packet buffer */
     TERN_RPL_TX_FAILED,          /**< messages the IPv6 module refused */
     TERN_RPL_NO_IF,              /**< dropped: arrived on an interface RPL does not run on */
+    TERN_RPL_NS_NO_ROUTE,        /**< non-storing root: a target's chain of parents does not reach the root, or is too long */
+    TERN_RPL_NS_LOOP,            /**< non-storing root: a target's chain of parents loops (no source route) */
     TERN_RPL_STAT_NUMOF
 };
 
@@ -121,6 +125,16 @@ typedef struct {
     bool used;                 /**< slot in use */
 } tern_rpl_route_t;
 
+/** Non-storing mode, at the root: one link of the DODAG from a DAO (RFC 6550 §9.7). */
+typedef struct {
+    tern_ipv6_addr_t target;   /**< a node's address (RPL Target, /128) */
+    tern_ipv6_addr_t parent;   /**< its parent's global address (Transit Information, Parent Address) */
+    uint64_t expires_us;       /**< absolute end of its lifetime (UINT64_MAX: infinite) */
+    uint16_t if_index;         /**< interface the DAO came in on (towards the root's children) */
+    uint8_t path_sequence;     /**< Path Sequence of the Transit Information (§7.2) */
+    bool used;                 /**< slot in use */
+} tern_rpl_ns_link_t;
+
 /** The outcome of one unicast frame, from an interface's TX status hook. */
 typedef struct {
     uint8_t l2addr[TERN_CONF_L2ADDR_MAX]; /**< destination of the frame */
@@ -144,7 +158,7 @@ typedef struct tern_rpl {
     bool joined;                                  /**< a member of a DODAG (root: always) */
     uint8_t instance_id;                          /**< RPLInstanceID */
     uint8_t version;                              /**< DODAGVersionNumber */
-    uint8_t mop;                                  /**< mode of operation (2: storing, no multicast) */
+    uint8_t mop;                                  /**< mode of operation (2: storing, 1: non-storing) */
     uint8_t dtsn;                                 /**< our DTSN (§9.6) */
     uint8_t parent_dtsn;                          /**< the preferred parent's last DTSN */
     uint8_t dao_sequence;                         /**< DAOSequence of our last DAO */
@@ -172,6 +186,10 @@ typedef struct tern_rpl {
     tern_ipv6_addr_t default_route;               /**< next hop of the default route installed; unspecified: none */
     uint16_t default_route_if;                    /**< its interface */
     tern_rpl_route_t routes[TERN_CONF_RPL_ROUTES]; /**< downward routes */
+    /* Non-storing mode at the root (nonstoring.c): the parent graph, and our link-local addresses. */
+    tern_rpl_ns_link_t ns_links[TERN_CONF_RPL_NS_LINKS]; /**< (target -> parent), under the stack's lock */
+    tern_ipv6_addr_t ns_root_ll[TERN_CONF_RPL_IFS];      /**< link-local address per RPL interface (their IIDs name the root) */
+    bool ns_provider;                             /**< installed as the IPv6 module's source route provider */
     /* Timers. */
     tern_trickle_t trickle;                       /**< DIO Trickle timer (RFC 6206, RFC 6550 §8.3) */
     uint64_t dis_at_us;                           /**< next DIS (not joined); UINT64_MAX: none */
@@ -234,12 +252,40 @@ int tern_rpl_set_leaf(tern_rpl_t *rpl);
  * Become the root of a grounded DODAG (§8.2.2.2) of @p instance_id, named
  * @p dodag_id, which must be a global address of one of the node's RPL
  * interfaces: rank ROOT_RANK (MinHopRankIncrease), version 240 (§7.2 initial
- * lollipop value), storing mode, the DODAGID's /64 advertised with the A flag.
+ * lollipop value), mode of operation TERN_CONF_RPL_MOP (storing by default,
+ * tern_rpl_set_root_mop()), the DODAGID's /64 advertised with the A flag.
  * Synchronous.
  * @return 0; -EINVAL (NULL, instance above 127: global instances only, §5.1);
  *         -EADDRNOTAVAIL (@p dodag_id not an address of an RPL interface).
  */
 int tern_rpl_set_root(tern_rpl_t *rpl, uint8_t instance_id, const tern_ipv6_addr_t *dodag_id);
+
+/**
+ * tern_rpl_set_root() with the mode of operation @p mop:
+ * TERN_RPL_MOP_STORING (2) or TERN_RPL_MOP_NON_STORING (1). In non-storing
+ * mode (RFC 6550 §9.7) nodes send their DAOs, with their preferred parent's
+ * global address in the Transit Information, end to end to the DODAGID;
+ * routers install no downward routes; the root keeps the (target -> parent)
+ * links (TERN_CONF_RPL_NS_LINKS, with their lifetimes), answers with
+ * DAO-ACKs, and installs itself as the IPv6 module's source route provider
+ * (TERN_NETOPT_IPV6_SOURCE_ROUTER, tern_rpl_source_route()).
+ * @return as tern_rpl_set_root(); -EINVAL for another @p mop.
+ */
+int tern_rpl_set_root_mop(tern_rpl_t *rpl, uint8_t instance_id, const tern_ipv6_addr_t *dodag_id, uint8_t mop);
+
+/**
+ * The source route from the non-storing root to @p dst (RFC 6550 §9.7,
+ * RFC 6554 §4.1): @p dst's chain of parents in the root's links, followed
+ * until a parent is the root (its DODAGID, or an address with the interface
+ * identifier of one of its RPL interfaces), reversed. Loop-safe: a chain
+ * that names an address twice is refused (ns_loop), as is one longer than
+ * TERN_CONF_IPV6_SRH_HOPS or broken (ns_no_route). This is the provider the
+ * root installs on the IPv6 module; it reads the links under the stack's
+ * lock and may be called from any thread.
+ * @return 1: @p route filled (hops[0] the root's child, hops[count-1] @p dst);
+ *         0: @p dst has no route (not a target, not the root, or refused).
+ */
+int tern_rpl_source_route(tern_rpl_t *rpl, const tern_ipv6_addr_t *dst, tern_ipv6_source_route_t *route);
 
 /**
  * Stop RPL: leave the DODAG (default route and downward routes removed from
@@ -260,6 +306,7 @@ int tern_rpl_global_repair(tern_rpl_t *rpl);
 typedef struct {
     tern_rpl_parent_t parents[TERN_CONF_RPL_PARENTS]; /**< parent set */
     tern_rpl_route_t routes[TERN_CONF_RPL_ROUTES];    /**< downward routes */
+    tern_rpl_ns_link_t ns_links[TERN_CONF_RPL_NS_LINKS]; /**< non-storing root: the parent graph */
     tern_trickle_t trickle;                           /**< Trickle (its random source not to be used) */
     tern_ipv6_addr_t dodag_id;                        /**< DODAGID */
     uint64_t now_us;                                  /**< the stack's time */

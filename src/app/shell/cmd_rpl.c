@@ -76,6 +76,21 @@ static void show(tern_shell_t *sh, tern_shell_rpl_t *s)
         print_in(sh, "  expires in", r->expires_us, st->now_us);
         tern_shell_printf(sh, "\n");
     }
+    bool links = false;
+    for (size_t i = 0; i < TERN_CONF_RPL_NS_LINKS; i++) {
+        const tern_rpl_ns_link_t *l = &st->ns_links[i];
+        if (!l->used) {
+            continue;
+        }
+        if (!links) {
+            tern_shell_printf(sh, "non-storing links (target -> parent):\n");
+            links = true;
+        }
+        print_addr(sh, "    ", &l->target, "");
+        print_addr(sh, " -> ", &l->parent, "");
+        print_in(sh, "  expires in", l->expires_us, st->now_us);
+        tern_shell_printf(sh, "\n");
+    }
     tern_shell_printf(sh, "counters:");
     unsigned shown = 0;
     for (size_t i = 0; i < rpl->stats.count; i++) {
@@ -90,7 +105,8 @@ static void show(tern_shell_t *sh, tern_shell_rpl_t *s)
 
 static int usage(tern_shell_t *sh)
 {
-    tern_shell_printf(sh, "usage: rpl [root INSTANCE DODAGID | router | leaf | global-repair | stop]\n");
+    tern_shell_printf(sh, "usage: rpl [root INSTANCE DODAGID [storing|non-storing] | router | leaf | global-repair | "
+                          "stop]\n");
     return -EINVAL;
 }
 
@@ -109,11 +125,19 @@ static int cmd_rpl(tern_shell_t *sh, int argc, char **argv)
     if (strcmp(argv[1], "root") == 0) {
         uint32_t instance;
         tern_ipv6_addr_t dodag_id;
-        if (argc != 4 || tern_shell_parse_number(argv[2], 0, 127, &instance) < 0 ||
+        uint8_t mop = TERN_CONF_RPL_MOP;
+        if (argc == 5 && strcmp(argv[4], "storing") == 0) {
+            mop = TERN_RPL_MOP_STORING;
+        } else if (argc == 5 && strcmp(argv[4], "non-storing") == 0) {
+            mop = TERN_RPL_MOP_NON_STORING; /* RFC 6550 §9.7 */
+        } else if (argc != 4) {
+            return usage(sh);
+        }
+        if (tern_shell_parse_number(argv[2], 0, 127, &instance) < 0 ||
             tern_ipv6_addr_from_str(&dodag_id, argv[3], strlen(argv[3])) < 0) {
             return usage(sh);
         }
-        res = tern_rpl_set_root(s->rpl, (uint8_t)instance, &dodag_id);
+        res = tern_rpl_set_root_mop(s->rpl, (uint8_t)instance, &dodag_id, mop);
         if (res == -EADDRNOTAVAIL) {
             tern_shell_printf(sh, "rpl: %s is not a global address of an RPL interface\n", argv[3]);
         }
@@ -138,7 +162,8 @@ int tern_shell_add_rpl(tern_shell_t *sh, tern_shell_rpl_t *storage, tern_rpl_t *
 {
     storage->rpl = rpl;
     storage->cmd = (tern_shell_cmd_t){ NULL, "rpl",
-                                       "[root INSTANCE DODAGID | router | leaf | global-repair | stop] - RPL DODAG, "
+                                       "[root INSTANCE DODAGID [storing|non-storing] | router | leaf | global-repair "
+                                       "| stop] - RPL DODAG, "
                                        "parents, routes, counters",
                                        cmd_rpl, storage };
     return tern_shell_add(sh, &storage->cmd);
