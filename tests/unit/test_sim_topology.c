@@ -184,7 +184,7 @@ static void test_sim_topology_parse__errors_name_line_and_cause(void **state)
     expect_error("# only a comment\n\n", 0, "no nodes");
     expect_error("frobnicate 3\n", 1, "unknown statement 'frobnicate'");
     expect_error("line 2\nlink 1 2 1 1 1\n", 2, "usage: link A B PRR [PRR_BACK]");
-    expect_error("line 2\nlink 1 2 1 1 1 1\n", 2, "too many words");
+    expect_error("line 2\nlink 1 2 1 1 1 1 1\n", 2, "too many words");
     /* nodes */
     expect_error("nodes\n", 1, "usage: nodes N");
     expect_error("nodes 0\n", 1, "bad node count '0'");
@@ -193,11 +193,11 @@ static void test_sim_topology_parse__errors_name_line_and_cause(void **state)
     expect_error("nodes 3\nnodes 3\n", 2, "node count already set to 3");
     expect_error("line 3\nnodes 4\n", 2, "node count already set to 3");
     /* line, grid */
-    expect_error("line\n", 1, "usage: line N [PRR]");
+    expect_error("line\n", 1, "usage: line N [PRR [PRR_MAX]]");
     expect_error("line 0\n", 1, "bad node count '0'");
     expect_error("line 2 1.5\n", 1, "bad PRR '1.5'");
     expect_error("nodes 2\nline 3\n", 2, "line of 3 nodes does not fit into the 2 nodes declared");
-    expect_error("grid 3\n", 1, "usage: grid W H [PRR]");
+    expect_error("grid 3\n", 1, "usage: grid W H [PRR [PRR_MAX]]");
     expect_error("grid 0 3\n", 1, "bad grid width '0'");
     expect_error("grid 3 -1\n", 1, "bad grid height '-1'");
     expect_error("grid 9 8\n", 1, "grid 9 x 8 has 72 nodes, at most 64");
@@ -261,6 +261,130 @@ static void test_sim_topology_parse__longest_line_is_accepted(void **state)
 }
 
 /* ------------------------------------------------------------ durations */
+
+/* ------------------------------------------------------------ PRR ranges, random topologies */
+
+/* Parse @p text with @p seed. */
+static int parse_seeded(const char *text, uint64_t seed)
+{
+    sim_topology_init(&topo);
+    topo.seed = seed;
+    return sim_topology_parse(&topo, text, strlen(text), &err);
+}
+
+static void test_sim_topology_parse__prr_range_draws_each_direction(void **state)
+{
+    (void)state;
+    assert_int_equal(parse_seeded("grid 5 5 0.7 1\n", 3), 0);
+    assert_int_equal(topo.nodes, 25);
+    assert_int_equal(count_links(), 2u * 40u);
+    bool differ = false, asymmetric = false;
+    uint32_t first = topo.prr_ppm[0][1];
+    for (unsigned a = 0; a < 25; a++) {
+        for (unsigned b = 0; b < 25; b++) {
+            if (topo.link_set[a][b]) {
+                assert_in_range(topo.prr_ppm[a][b], 700000u, SIM_PRR_ONE);
+                assert_true(topo.link_set[b][a]);
+                differ = differ || topo.prr_ppm[a][b] != first;
+                asymmetric = asymmetric || topo.prr_ppm[a][b] != topo.prr_ppm[b][a];
+            }
+        }
+    }
+    assert_true(differ);
+    assert_true(asymmetric);
+    /* The same seed gives the same PRRs, another seed others. */
+    uint32_t saved[2] = { topo.prr_ppm[0][1], topo.prr_ppm[12][13] };
+    assert_int_equal(parse_seeded("grid 5 5 0.7 1\n", 3), 0);
+    assert_int_equal(topo.prr_ppm[0][1], saved[0]);
+    assert_int_equal(topo.prr_ppm[12][13], saved[1]);
+    assert_int_equal(parse_seeded("grid 5 5 0.7 1\n", 4), 0);
+    assert_true(topo.prr_ppm[0][1] != saved[0] || topo.prr_ppm[12][13] != saved[1]);
+    /* One PRR, or two equal ones: fixed. */
+    assert_int_equal(parse("line 3 0.5\nline 3 0.25 0.25\ngrid 1 2 0.5\n"), 0);
+    assert_link(2, 3, 250000u);
+    assert_link(3, 2, 250000u);
+    assert_link(1, 2, 500000u);
+    assert_link(2, 1, 500000u);
+}
+
+/* Links of the parsed topology connect every node with node 1 (breadth-first). */
+static bool topo_connected(void)
+{
+    bool seen[SIM_MAX_NODES] = { false };
+    unsigned queue[SIM_MAX_NODES], head = 0, tail = 0;
+    seen[0] = true;
+    queue[tail++] = 0;
+    while (head < tail) {
+        unsigned a = queue[head++];
+        for (unsigned b = 0; b < topo.nodes; b++) {
+            if (!seen[b] && topo.link_set[a][b] && topo.prr_ppm[a][b] > 0) {
+                seen[b] = true;
+                queue[tail++] = b;
+            }
+        }
+    }
+    return tail == topo.nodes;
+}
+
+static void test_sim_topology_parse__random_is_connected_and_seeded(void **state)
+{
+    (void)state;
+    static sim_topology_t first;
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        assert_int_equal(parse_seeded("random 50 100 25 0.7 1.0\n", seed), 0);
+        assert_int_equal(topo.nodes, 50);
+        assert_true(topo.drawn);
+        assert_int_equal(topo.side, 100);
+        assert_false(topo.has_range);
+        assert_int_equal(topo.x[0], 50); /* node 1 in the middle */
+        assert_int_equal(topo.y[0], 50);
+        assert_true(topo_connected());
+        for (unsigned a = 0; a < 50; a++) {
+            assert_in_range(topo.x[a], 0, 100);
+            assert_in_range(topo.y[a], 0, 100);
+            assert_false(topo.link_set[a][a]);
+            for (unsigned b = 0; b < 50; b++) {
+                int64_t dx = topo.x[a] - topo.x[b], dy = topo.y[a] - topo.y[b];
+                bool near = a != b && dx * dx + dy * dy <= 25 * 25;
+                assert_int_equal(topo.link_set[a][b], near);
+                if (near) {
+                    assert_in_range(topo.prr_ppm[a][b], 700000u, SIM_PRR_ONE);
+                }
+            }
+        }
+        if (seed == 1) {
+            first = topo;
+        } else {
+            assert_true(memcmp(first.x, topo.x, sizeof(topo.x)) != 0);
+        }
+    }
+    /* The same seed, the same topology, frame for frame. */
+    assert_int_equal(parse_seeded("random 50 100 25 0.7 1.0\n", 1), 0);
+    assert_memory_equal(&first, &topo, sizeof(topo));
+    /* Statements after it override single links. */
+    assert_int_equal(parse_seeded("random 4 10 20 0.8 0.8\nlink 1 2 0\nrouter 3\n", 1), 0);
+    assert_link(1, 2, 0);
+    assert_link(3, 4, 800000u);
+    assert_true(topo.router[2]);
+}
+
+static void test_sim_topology_parse__random_and_range_errors(void **state)
+{
+    (void)state;
+    expect_error("random 5 100 30 0.7\n", 1, "usage: random N SIDE RANGE PRR_MIN PRR_MAX");
+    expect_error("random 65 100 30 0.7 1\n", 1, "bad node count '65' (want 1..64)");
+    expect_error("random 5 0 30 0.7 1\n", 1, "bad side '0'");
+    expect_error("random 5 100 0 0.7 1\n", 1, "bad range '0'");
+    expect_error("random 5 100 x 0.7 1\n", 1, "bad range 'x'");
+    expect_error("random 5 100 30 0.9 0.8\n", 1, "PRR range 0.9..0.8 is empty");
+    expect_error("random 5 100 30 0 1\n", 1, "PRR_MIN must be above 0");
+    expect_error("random 5 100 30 0.5 1.5\n", 1, "bad PRR '1.5'");
+    expect_error("nodes 3\nrandom 5 100 30 0.7 1\n", 2, "random topology of 5 nodes does not fit");
+    expect_error("random 10 1000000 1 0.9 1\n", 1, "no connected topology in 1000 draws");
+    expect_error("grid 2 2 0.9 0.8\n", 1, "PRR range 0.9..0.8 is empty");
+    expect_error("line 2 0.9 x\n", 1, "bad PRR 'x'");
+    expect_error("line 2 0.1 0.2 0.3\n", 1, "usage: line N [PRR [PRR_MAX]]");
+}
 
 static void test_sim_parse_duration__units(void **state)
 {
@@ -454,6 +578,122 @@ static void test_sim_cmd_run__errors(void **state)
     assert_int_equal(fake.deadline, 0);
 }
 
+/* ------------------------------------------------------------ isolate, links, traffic */
+
+static struct {
+    unsigned isolated[4];
+    unsigned isolate_calls;
+    int isolate_result;
+    char traffic_args[64];
+    const sim_cmd_t *traffic_sim;
+    unsigned traffic_calls;
+} extra;
+
+static int fake_isolate(void *ctx, unsigned index)
+{
+    (void)ctx;
+    assert_true(extra.isolate_calls < 4);
+    extra.isolated[extra.isolate_calls++] = index;
+    return extra.isolate_result;
+}
+
+static int fake_traffic(void *ctx, const sim_cmd_t *sim, char *args)
+{
+    (void)ctx;
+    extra.traffic_calls++;
+    extra.traffic_sim = sim;
+    (void)snprintf(extra.traffic_args, sizeof(extra.traffic_args), "%s", args);
+    return -E2BIG;
+}
+
+static sim_cmd_t full_sim;
+
+static int dispatch_full(const char *text)
+{
+    char line[SIM_CMD_LINE_MAX];
+    (void)snprintf(line, sizeof(line), "%s", text);
+    fake.out_len = 0;
+    fake.out[0] = '\0';
+    return sim_cmd_run(&full_sim, line);
+}
+
+static int setup_full(void **state)
+{
+    (void)setup_fake(state);
+    memset(&extra, 0, sizeof(extra));
+    full_sim = fake_sim;
+    full_sim.isolate = fake_isolate;
+    full_sim.traffic = fake_traffic;
+    full_sim.topo = &topo;
+    return parse_seeded("nodes 3\nlink 1 2 0.5 0.25\nlink 2 3 1\nlink 1 3 0 0\n", 1);
+}
+
+static void test_sim_cmd_run__isolate(void **state)
+{
+    (void)state;
+    assert_int_equal(dispatch_full("isolate 2"), 0);
+    assert_string_equal(fake.out, "isolated node 2\n");
+    assert_int_equal(extra.isolate_calls, 1);
+    assert_int_equal(extra.isolated[0], 1);
+    extra.isolate_result = -EINVAL;
+    assert_int_equal(dispatch_full("isolate 3"), -EINVAL);
+    assert_non_null(strstr(fake.out, "node 3 cannot be isolated"));
+    const char *bad[] = { "isolate", "isolate 0", "isolate 4", "isolate 1 2", "isolate x", NULL };
+    for (unsigned i = 0; bad[i] != NULL; i++) {
+        assert_int_equal(dispatch_full(bad[i]), -EINVAL);
+        assert_non_null(strstr(fake.out, "usage: isolate N (a node 1..3)"));
+    }
+    assert_int_equal(extra.isolate_calls, 2);
+    /* Without the callbacks, the commands do not exist. */
+    fake.out_len = 0;
+    assert_int_equal(dispatch("isolate 2"), -ENOENT);
+    assert_non_null(strstr(fake.out, "unknown command 'isolate'"));
+    assert_int_equal(dispatch("links"), -ENOENT);
+    assert_int_equal(dispatch("traffic"), -ENOENT);
+    assert_int_equal(fake.calls, 0);
+}
+
+static void test_sim_cmd_run__links_in_topology_format(void **state)
+{
+    (void)state;
+    assert_int_equal(dispatch_full("links"), 0);
+    assert_string_equal(fake.out, "nodes 3\nlink 1 2 0.500000 0.250000\nlink 2 3 1.000000 1.000000\n");
+    assert_int_equal(dispatch_full("links now"), -EINVAL);
+    assert_string_equal(fake.out, "usage: links\n");
+    /* Positions of a drawn topology come first; the output parses back into the same links. */
+    assert_int_equal(parse_seeded("random 5 40 30 0.5 1\n", 9), 0);
+    assert_int_equal(dispatch_full("links"), 0);
+    assert_non_null(strstr(fake.out, "nodes 5\nposition 1 20 20\nposition 2 "));
+    static sim_topology_t drawn;
+    drawn = topo;
+    char copy[sizeof(fake.out)];
+    memcpy(copy, fake.out, sizeof(copy));
+    sim_topology_init(&topo);
+    assert_int_equal(sim_topology_parse(&topo, copy, strlen(copy), &err), -EINVAL); /* positions need a range */
+    assert_int_equal(err.line, 0);
+    assert_int_equal(parse(strstr(copy, "link")), -EINVAL); /* no node count without the first line */
+    char *links = strstr(copy, "link");
+    char text[sizeof(copy) + 16];
+    (void)snprintf(text, sizeof(text), "nodes 5\n%s", links);
+    assert_int_equal(parse(text), 0);
+    assert_memory_equal(topo.prr_ppm, drawn.prr_ppm, sizeof(topo.prr_ppm));
+}
+
+static void test_sim_cmd_run__traffic_goes_to_its_callback(void **state)
+{
+    (void)state;
+    assert_int_equal(dispatch_full("traffic   2001:db8::1 10 5s"), -E2BIG);
+    assert_int_equal(extra.traffic_calls, 1);
+    assert_string_equal(extra.traffic_args, "2001:db8::1 10 5s");
+    assert_ptr_equal(extra.traffic_sim, &full_sim);
+    assert_int_equal(dispatch_full("traffic"), -E2BIG);
+    assert_string_equal(extra.traffic_args, "");
+    assert_int_equal(dispatch_full("help"), 0);
+    assert_non_null(strstr(fake.out, "isolate N"));
+    assert_non_null(strstr(fake.out, "links"));
+    assert_non_null(strstr(fake.out, "traffic ADDR COUNT INTERVAL [SIZE]"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -466,6 +706,9 @@ int main(void)
         cmocka_unit_test(test_sim_topology_parse__largest),
         cmocka_unit_test(test_sim_topology_parse__errors_name_line_and_cause),
         cmocka_unit_test(test_sim_topology_parse__longest_line_is_accepted),
+        cmocka_unit_test(test_sim_topology_parse__prr_range_draws_each_direction),
+        cmocka_unit_test(test_sim_topology_parse__random_is_connected_and_seeded),
+        cmocka_unit_test(test_sim_topology_parse__random_and_range_errors),
         cmocka_unit_test(test_sim_parse_duration__units),
         cmocka_unit_test_setup(test_sim_cmd_run__node_command, setup_fake),
         cmocka_unit_test_setup(test_sim_cmd_run__all_runs_each_node_prefixed, setup_fake),
@@ -473,6 +716,9 @@ int main(void)
         cmocka_unit_test_setup(test_sim_cmd_run__help_lists_simulator_then_node_commands, setup_fake),
         cmocka_unit_test_setup(test_sim_cmd_run__nothing_to_do, setup_fake),
         cmocka_unit_test_setup(test_sim_cmd_run__errors, setup_fake),
+        cmocka_unit_test_setup(test_sim_cmd_run__isolate, setup_full),
+        cmocka_unit_test_setup(test_sim_cmd_run__links_in_topology_format, setup_full),
+        cmocka_unit_test_setup(test_sim_cmd_run__traffic_goes_to_its_callback, setup_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
  *        the simulated IEEE 802.15.4 radio medium.
  *
  *     tern-sim TOPOLOGY [--seed N] [--script FILE] [--pcap FILE] [--realtime]
+ *              [--tap IFNAME[@NODE]]
  *
  * One event loop with a virtual clock serves every node's stack and the
  * medium (an executor may serve several stacks, stack.h). Each node is set up
@@ -25,6 +26,11 @@
  * time it returns, so events happen no earlier than their wall-clock time.
  * Between commands (waiting for input) virtual time stands still.
  *
+ * --tap gives node NODE (default 1) an Ethernet interface over the Linux TAP
+ * device IFNAME; the simulation then runs on the wall clock and serves the
+ * TAP device and the mesh while it waits for commands (sim_tap.h). A border
+ * router is that node as RPL root (docs/RPL.md, "Border router").
+ *
  * docs/TERN-SIM.md describes the topology format, the node addresses and the
  * memory each node gets.
  */
@@ -38,6 +44,8 @@
 #include "../tern-node/cmd_pcap.h"
 #include "sim_cmd.h"
 #include "sim_pcap.h"
+#include "sim_traffic.h"
+#include "sim_tap.h"
 #include "topology.h"
 #include "tern/ipv6/ipv6.h"
 #include "tern/link/ieee802154.h"
@@ -126,6 +134,9 @@ typedef struct sim {
     unsigned count;        /**< nodes set up */
     int running;           /**< index of the node whose `N CMD` runs (output unprefixed), or -1 */
     sim_node_t nodes[SIM_MAX_NODES];
+    sim_traffic_t traffic; /**< `traffic`: periodic UDP to one address and back */
+    bool has_tap;          /**< --tap: real time, one node on a TAP device */
+    sim_tap_t tap;
 } sim_t;
 
 /* ------------------------------------------------------------ clock */
@@ -221,9 +232,25 @@ static int cb_run_until(void *ctx, uint64_t deadline_us)
     return tern_executor_run_until(&sim->loop.base, deadline_us);
 }
 
+/* isolate N: the node's radio leaves the medium's links (it keeps running). */
+static int cb_isolate(void *ctx, unsigned index)
+{
+    sim_t *sim = ctx;
+    return tern_radio_medium_isolate(&sim->medium, (uint16_t)index);
+}
+
+static int cb_traffic(void *ctx, const sim_cmd_t *cmd, char *args)
+{
+    sim_t *sim = ctx;
+    return sim_traffic_cmd(&sim->traffic, cmd, args);
+}
+
 static uint64_t cb_now(void *ctx)
 {
     sim_t *sim = ctx;
+    if (sim->has_tap) {
+        return tern_executor_now(&sim->loop.base);
+    }
     return sim->clock.vclock.now;
 }
 
@@ -333,6 +360,9 @@ static int node_setup(sim_t *sim, unsigned index)
     if (res == 0) {
         res = node_pcap_add(&n->shell, &n->pcap_cmds);
     }
+    if (res == 0) {
+        res = sim_traffic_add_node(&sim->traffic, &n->stack, &n->ipv6, &n->udp);
+    }
     return res;
 }
 
@@ -376,6 +406,9 @@ static void usage(FILE *out, const char *prog)
             "  -x, --script FILE     run the commands in FILE first, then those on standard input\n"
             "  -p, --pcap FILE       write every frame on the medium to FILE (pcap, IEEE 802.15.4 with FCS)\n"
             "  -r, --realtime        pace virtual time to the wall clock while commands run\n"
+            "  -T, --tap IFNAME[@NODE]\n"
+            "                        give node NODE (default 1) an Ethernet interface over the existing\n"
+            "                        TAP device IFNAME; the simulation then runs in real time\n"
             "  -h, --help            this text\n"
             "TOPOLOGY is a text file (docs/TERN-SIM.md), e.g. tools/tern-sim/examples/line2.topo.\n"
             "Commands: N CMD (on node N), all CMD, run DURATION, time, help.\n",
@@ -427,6 +460,34 @@ static int run_lines(sim_t *sim, const sim_cmd_t *cmd, FILE *in)
     return ferror(in) ? -1 : 0;
 }
 
+/*
+ * --tap: standard input through the input thread, the loop serving the mesh
+ * and the TAP device while no line is there. @return 0, or 1 when the input
+ * thread cannot start.
+ */
+static int run_input_realtime(sim_t *sim, const sim_cmd_t *cmd)
+{
+    if (sim_tap_input_start(&sim->tap) < 0) {
+        fprintf(stderr, "tern-sim: cannot start the input thread\n");
+        return 1;
+    }
+    char line[SIM_CMD_LINE_MAX];
+    bool too_long = false;
+    while (sim_tap_next_line(&sim->tap, &sim->loop, line, sizeof(line), &too_long) == 1) {
+        if (too_long) {
+            printf("tern-sim: line too long (at most %u characters)\n", SIM_CMD_LINE_MAX - 2u);
+            continue;
+        }
+        size_t len = strlen(line);
+        while (len > 0 && (line[len - 1u] == '\n' || line[len - 1u] == '\r')) {
+            line[--len] = '\0';
+        }
+        (void)sim_cmd_run(cmd, line);
+        (void)tern_executor_run_until_idle(&sim->loop.base);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static sim_t sim;
@@ -434,13 +495,14 @@ int main(int argc, char **argv)
     static const struct option options[] = {
         { "seed", required_argument, NULL, 's' },   { "script", required_argument, NULL, 'x' },
         { "pcap", required_argument, NULL, 'p' },   { "realtime", no_argument, NULL, 'r' },
-        { "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+        { "help", no_argument, NULL, 'h' },         { "tap", required_argument, NULL, 'T' },
+        { NULL, 0, NULL, 0 },
     };
     uint64_t seed = 1;
     const char *script = NULL, *pcap_path = NULL;
     bool realtime = false;
     int opt;
-    while ((opt = getopt_long(argc, argv, "s:x:p:rh", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "s:x:p:rhT:", options, NULL)) != -1) {
         switch (opt) {
         case 's': {
             char *end = NULL;
@@ -462,6 +524,13 @@ int main(int argc, char **argv)
         case 'r':
             realtime = true;
             break;
+        case 'T':
+            if (sim.has_tap || sim_tap_parse(&sim.tap, optarg) < 0) {
+                fprintf(stderr, "tern-sim: bad --tap '%s' (want one IFNAME[@NODE])\n", optarg);
+                return 2;
+            }
+            sim.has_tap = true;
+            break;
         case 'h':
             usage(stdout, argv[0]);
             return 0;
@@ -481,6 +550,7 @@ int main(int argc, char **argv)
         return 2;
     }
     sim_topology_init(&sim.topo);
+    sim.topo.seed = seed; /* `random` and PRR ranges: the same seed, the same topology */
     sim_topology_error_t err;
     if (sim_topology_parse(&sim.topo, topo_text, (size_t)topo_len, &err) < 0) {
         if (err.line > 0) {
@@ -488,6 +558,10 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "tern-sim: %s: %s\n", topo_path, err.message);
         }
+        return 2;
+    }
+    if (sim.has_tap && sim.tap.node > sim.topo.nodes) {
+        fprintf(stderr, "tern-sim: --tap: no node %u (the topology has %u)\n", sim.tap.node, sim.topo.nodes);
         return 2;
     }
     FILE *script_file = NULL;
@@ -500,13 +574,24 @@ int main(int argc, char **argv)
     }
 
     sim.running = -1;
+    sim_traffic_init(&sim.traffic);
     sim.seed = seed;
     sim_clock_init(&sim.clock, realtime);
-    tern_loop_init(&sim.loop, &sim.clock.vclock.base);
-    int res = tern_radio_medium_init(&sim.medium, &sim.loop.base, seed);
+    int res = 0;
+    if (sim.has_tap) {
+        res = sim_tap_loop_init(&sim.tap, &sim.loop);
+    } else {
+        tern_loop_init(&sim.loop, &sim.clock.vclock.base);
+    }
+    if (res == 0) {
+        res = tern_radio_medium_init(&sim.medium, &sim.loop.base, seed);
+    }
     for (unsigned i = 0; res == 0 && i < sim.topo.nodes; i++) {
         res = node_setup(&sim, i);
         sim.count = i + 1u;
+        if (res == 0 && sim.has_tap && sim.tap.node == i + 1u) {
+            res = sim_tap_attach(&sim.tap, &sim.nodes[i].stack, &sim.nodes[i].ipv6);
+        }
     }
     if (res == 0) {
         res = medium_setup(&sim);
@@ -524,12 +609,16 @@ int main(int argc, char **argv)
     }
     if (res < 0) {
         fprintf(stderr, "tern-sim: setting up node %u failed: %s\n", sim.count, strerror(-res));
+        if (sim.has_tap) {
+            sim_tap_stop(&sim.tap);
+        }
         return 1;
     }
     (void)tern_executor_run_until_idle(&sim.loop.base);
 
     const sim_cmd_t cmd = { .ctx = &sim, .nodes = sim.count, .node_run = cb_node_run,
-                            .run_until = cb_run_until, .now = cb_now, .write = sim_write };
+                            .run_until = cb_run_until, .now = cb_now, .write = sim_write,
+                            .isolate = cb_isolate, .traffic = cb_traffic, .topo = &sim.topo };
     int status = 0;
     if (script_file != NULL) {
         if (run_lines(&sim, &cmd, script_file) < 0) {
@@ -538,7 +627,9 @@ int main(int argc, char **argv)
         }
         (void)fclose(script_file);
     }
-    if (status == 0 && run_lines(&sim, &cmd, stdin) < 0) {
+    if (status == 0 && sim.has_tap) {
+        status = run_input_realtime(&sim, &cmd);
+    } else if (status == 0 && run_lines(&sim, &cmd, stdin) < 0) {
         fprintf(stderr, "tern-sim: error reading standard input\n");
         status = 1;
     }
@@ -548,11 +639,15 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < sim.count; i++) {
         node_pcap_stop_all(&sim.nodes[i].pcap_cmds);
     }
+    sim_traffic_close(&sim.traffic);
     if (sim.pcap_on && sim_pcap_stop(&sim.pcap, &sim.medium) < 0) {
         fprintf(stderr, "tern-sim: error writing pcap '%s'\n", pcap_path);
         status = 1;
     }
     tern_pcap_destroy(&sim.pcap);
+    if (sim.has_tap) {
+        sim_tap_stop(&sim.tap); /* no more posts from the TAP reader */
+    }
     (void)tern_executor_run_until_idle(&sim.loop.base);
     tern_executor_stop(&sim.loop.base);
     for (unsigned i = 0; i < sim.count; i++) {

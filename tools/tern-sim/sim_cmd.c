@@ -132,6 +132,60 @@ static int cmd_time(const sim_cmd_t *sim)
     return 0;
 }
 
+/* A PRR in parts per million as a decimal ("0.812345"). */
+static void prr_text(uint32_t ppm, char *buf, size_t size)
+{
+    (void)snprintf(buf, size, "%u.%06u", (unsigned)(ppm / SIM_PRR_ONE), (unsigned)(ppm % SIM_PRR_ONE));
+}
+
+/*
+ * links: "nodes N", the drawn positions ("position A X Y") and one line per
+ * pair with a link in either direction ("link A B PRR_AB PRR_BA"), A < B: the
+ * topology as loaded, in the topology format (isolate does not change it).
+ */
+static int cmd_links(const sim_cmd_t *sim)
+{
+    const sim_topology_t *t = sim->topo;
+    say(sim, "nodes %u\n", (unsigned)t->nodes);
+    for (unsigned a = 0; a < t->nodes; a++) {
+        if (t->drawn || t->has_position[a]) {
+            say(sim, "position %u %ld %ld\n", a + 1u, (long)t->x[a], (long)t->y[a]);
+        }
+    }
+    for (unsigned a = 0; a < t->nodes; a++) {
+        for (unsigned b = a + 1u; b < t->nodes; b++) {
+            uint32_t there = t->link_set[a][b] ? t->prr_ppm[a][b] : 0u;
+            uint32_t back = t->link_set[b][a] ? t->prr_ppm[b][a] : 0u;
+            if (there == 0u && back == 0u) {
+                continue;
+            }
+            char p1[16], p2[16];
+            prr_text(there, p1, sizeof(p1));
+            prr_text(back, p2, sizeof(p2));
+            say(sim, "link %u %u %s %s\n", a + 1u, b + 1u, p1, p2);
+        }
+    }
+    return 0;
+}
+
+static int cmd_isolate(const sim_cmd_t *sim, char *args)
+{
+    char *rest;
+    char *word = first_word(args, &rest);
+    int index = node_index(sim, word);
+    if (*rest != '\0' || index < 0) {
+        say(sim, "usage: isolate N (a node 1..%u)\n", sim->nodes);
+        return -EINVAL;
+    }
+    int res = sim->isolate(sim->ctx, (unsigned)index);
+    if (res < 0) {
+        say(sim, "isolate: node %d cannot be isolated (error %d)\n", index + 1, res);
+        return res;
+    }
+    say(sim, "isolated node %d\n", index + 1);
+    return 0;
+}
+
 static int cmd_help(const sim_cmd_t *sim)
 {
     say(sim, "simulator commands:\n"
@@ -139,9 +193,20 @@ static int cmd_help(const sim_cmd_t *sim)
              "all CMD...      run CMD on every node in turn (output prefixed 'N: ')\n"
              "run DURATION    advance virtual time (us, ms, s, m, h: 500ms, 10s, 2m)\n"
              "time            print the virtual time\n"
-             "help            this text\n"
-             "node commands (N CMD, all CMD):\n",
+             "help            this text\n",
         sim->nodes);
+    if (sim->isolate != NULL) {
+        say(sim, "isolate N       cut node N off the medium (removed from the network)\n");
+    }
+    if (sim->topo != NULL) {
+        say(sim, "links           the topology's positions and links (PRR each way)\n");
+    }
+    if (sim->traffic != NULL) {
+        say(sim, "traffic ADDR COUNT INTERVAL [SIZE]\n"
+                 "                every other node sends COUNT UDP datagrams to ADDR port 7, one per\n"
+                 "                INTERVAL, answered back; prints sent/arrived/returned per node\n");
+    }
+    say(sim, "node commands (N CMD, all CMD):\n");
     char line[] = "help";
     return sim->node_run(sim->ctx, 0, line, false);
 }
@@ -162,6 +227,19 @@ int sim_cmd_run(const sim_cmd_t *sim, char *line)
             return -EINVAL;
         }
         return (word[0] == 't') ? cmd_time(sim) : cmd_help(sim);
+    }
+    if (strcmp(word, "isolate") == 0 && sim->isolate != NULL) {
+        return cmd_isolate(sim, rest);
+    }
+    if (strcmp(word, "links") == 0 && sim->topo != NULL) {
+        if (*rest != '\0') {
+            say(sim, "usage: links\n");
+            return -EINVAL;
+        }
+        return cmd_links(sim);
+    }
+    if (strcmp(word, "traffic") == 0 && sim->traffic != NULL) {
+        return sim->traffic(sim->ctx, sim, rest);
     }
     if (strcmp(word, "all") == 0) {
         if (*rest == '\0') {

@@ -11,6 +11,10 @@
  *                     running every event on the way
  *     time            print the virtual time
  *     help            the simulator's commands, then node 1's shell commands
+ *     isolate N       cut node N off the medium (it hears nobody, nobody hears
+ *                     it): a node removed from the network, still running
+ *     links           the topology's nodes (positions of `random`) and links
+ *     traffic ...     periodic UDP to one address and back (sim_traffic.h)
  *
  * Empty lines and lines starting with '#' do nothing. The dispatch knows the
  * simulation only through sim_cmd_t's functions, so it is tested without a
@@ -23,8 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "topology.h"
+
 /** What the dispatch needs of a simulation. */
-typedef struct {
+typedef struct sim_cmd {
     void *ctx;       /**< argument of every function */
     unsigned nodes;  /**< node count (nodes 1..nodes) */
     /** Run the shell line @p line (modified) on node @p index (0-based);
@@ -36,6 +42,14 @@ typedef struct {
     uint64_t (*now)(void *ctx);
     /** Simulator output (not a node's). */
     void (*write)(void *ctx, const char *text, size_t len);
+    /** Cut node @p index (0-based) off the medium. @return 0 or a negative errno.
+     *  NULL: `isolate` is not offered. */
+    int (*isolate)(void *ctx, unsigned index);
+    /** The `traffic` command with its arguments @p args (sim_traffic_cmd()).
+     *  NULL: `traffic` is not offered. */
+    int (*traffic)(void *ctx, const struct sim_cmd *sim, char *args);
+    /** The topology `links` prints; NULL: `links` is not offered. */
+    const sim_topology_t *topo;
 } sim_cmd_t;
 
 /** Longest input line, bytes (as a node's shell line). */

@@ -10,10 +10,10 @@
 
 #include "topology.h"
 
-/** Most words a statement has (`link A B PRR PRR_BACK`), plus one to detect extra words. */
-#define WORDS_MAX 6
+/** Most words a statement has (`random N SIDE RANGE PRR_MIN PRR_MAX`), plus one to detect extra words. */
+#define WORDS_MAX 7
 
-static const char statements[] = "nodes, line, grid, link, range, position, router, collisions";
+static const char statements[] = "nodes, line, grid, random, link, range, position, router, collisions";
 
 /* ------------------------------------------------------------ numbers */
 
@@ -97,7 +97,23 @@ typedef struct {
     sim_topology_t *topo;
     sim_topology_error_t *err;
     unsigned lineno;
+    uint64_t rng; /**< splitmix64 state, from sim_topology_t::seed */
 } parse_ctx_t;
+
+/* The next 64 random bits (splitmix64: one state word, every seed a full-period sequence). */
+static uint64_t next_random(parse_ctx_t *ctx)
+{
+    uint64_t z = (ctx->rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [lo, hi] (hi - lo far below 2^64: the modulo bias is negligible). */
+static uint64_t random_between(parse_ctx_t *ctx, uint64_t lo, uint64_t hi)
+{
+    return lo + next_random(ctx) % (hi - lo + 1u);
+}
 
 static int fail(parse_ctx_t *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -148,6 +164,37 @@ static void set_link(sim_topology_t *topo, unsigned from, unsigned to, uint32_t 
     topo->prr_ppm[from][to] = ppm;
 }
 
+/** PRR of generated links: fixed (min == max) or drawn per direction in [min, max]. */
+typedef struct {
+    uint32_t min;
+    uint32_t max;
+} prr_range_t;
+
+/* Optional PRR words argv[0] (PRR) and argv[1] (PRR_MAX): @p count of them (0..2). */
+static int parse_prr_range(parse_ctx_t *ctx, int count, char **argv, prr_range_t *range)
+{
+    range->min = SIM_PRR_ONE;
+    range->max = SIM_PRR_ONE;
+    if (count >= 1 && parse_prr_word(ctx, argv[0], &range->min) < 0) {
+        return -EINVAL;
+    }
+    range->max = range->min;
+    if (count == 2 && parse_prr_word(ctx, argv[1], &range->max) < 0) {
+        return -EINVAL;
+    }
+    if (range->min > range->max) {
+        return fail(ctx, "PRR range %s..%s is empty (the first must not exceed the second)", argv[0], argv[1]);
+    }
+    return 0;
+}
+
+/* A generated link A <-> B: each direction with its own PRR from @p range. */
+static void set_generated(parse_ctx_t *ctx, unsigned a, unsigned b, const prr_range_t *range)
+{
+    set_link(ctx->topo, a, b, (uint32_t)random_between(ctx, range->min, range->max));
+    set_link(ctx->topo, b, a, (uint32_t)random_between(ctx, range->min, range->max));
+}
+
 /* A generator (line, grid) of @p count nodes: declares them or checks they fit. */
 static int generated_nodes(parse_ctx_t *ctx, const char *what, uint64_t count)
 {
@@ -178,31 +225,30 @@ static int st_nodes(parse_ctx_t *ctx, int argc, char **argv)
 
 static int st_line(parse_ctx_t *ctx, int argc, char **argv)
 {
-    if (argc != 2 && argc != 3) {
-        return fail(ctx, "usage: line N [PRR]");
+    if (argc < 2 || argc > 4) {
+        return fail(ctx, "usage: line N [PRR [PRR_MAX]]");
     }
     uint64_t n;
     if (parse_uint(argv[1], SIM_MAX_NODES, &n) < 0 || n == 0) {
         return fail(ctx, "bad node count '%s' (want 1..%u)", argv[1], SIM_MAX_NODES);
     }
-    uint32_t ppm = SIM_PRR_ONE;
-    if (argc == 3 && parse_prr_word(ctx, argv[2], &ppm) < 0) {
+    prr_range_t prr;
+    if (parse_prr_range(ctx, argc - 2, &argv[2], &prr) < 0) {
         return -EINVAL;
     }
     if (generated_nodes(ctx, "line", n) < 0) {
         return -EINVAL;
     }
     for (unsigned i = 0; i + 1u < n; i++) {
-        set_link(ctx->topo, i, i + 1u, ppm);
-        set_link(ctx->topo, i + 1u, i, ppm);
+        set_generated(ctx, i, i + 1u, &prr);
     }
     return 0;
 }
 
 static int st_grid(parse_ctx_t *ctx, int argc, char **argv)
 {
-    if (argc != 3 && argc != 4) {
-        return fail(ctx, "usage: grid W H [PRR]");
+    if (argc < 3 || argc > 5) {
+        return fail(ctx, "usage: grid W H [PRR [PRR_MAX]]");
     }
     uint64_t w, h;
     if (parse_uint(argv[1], SIM_MAX_NODES, &w) < 0 || w == 0) {
@@ -215,8 +261,8 @@ static int st_grid(parse_ctx_t *ctx, int argc, char **argv)
         return fail(ctx, "grid %u x %u has %u nodes, at most %u", (unsigned)w, (unsigned)h, (unsigned)(w * h),
                     SIM_MAX_NODES);
     }
-    uint32_t ppm = SIM_PRR_ONE;
-    if (argc == 4 && parse_prr_word(ctx, argv[3], &ppm) < 0) {
+    prr_range_t prr;
+    if (parse_prr_range(ctx, argc - 3, &argv[3], &prr) < 0) {
         return -EINVAL;
     }
     if (generated_nodes(ctx, "grid", w * h) < 0) {
@@ -227,12 +273,98 @@ static int st_grid(parse_ctx_t *ctx, int argc, char **argv)
         for (unsigned col = 0; col < w; col++) {
             unsigned i = row * (unsigned)w + col;
             if (col + 1u < w) {
-                set_link(ctx->topo, i, i + 1u, ppm);
-                set_link(ctx->topo, i + 1u, i, ppm);
+                set_generated(ctx, i, i + 1u, &prr);
             }
             if (row + 1u < h) {
-                set_link(ctx->topo, i, i + (unsigned)w, ppm);
-                set_link(ctx->topo, i + (unsigned)w, i, ppm);
+                set_generated(ctx, i, i + (unsigned)w, &prr);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Nodes @p a and @p b of the drawn positions are within @p range. */
+static bool within(const int64_t *x, const int64_t *y, unsigned a, unsigned b, uint64_t range)
+{
+    uint64_t dx = (uint64_t)((x[a] > x[b]) ? x[a] - x[b] : x[b] - x[a]);
+    uint64_t dy = (uint64_t)((y[a] > y[b]) ? y[a] - y[b] : y[b] - y[a]);
+    return dx * dx + dy * dy <= range * range; /* each term below 2^62 */
+}
+
+/* The unit-disk graph of the positions is connected (breadth-first from node 1). */
+static bool connected(const int64_t *x, const int64_t *y, unsigned n, uint64_t range)
+{
+    bool seen[SIM_MAX_NODES] = { false };
+    unsigned queue[SIM_MAX_NODES];
+    unsigned head = 0, tail = 0;
+    seen[0] = true;
+    queue[tail++] = 0;
+    while (head < tail) {
+        unsigned a = queue[head++];
+        for (unsigned b = 0; b < n; b++) {
+            if (!seen[b] && within(x, y, a, b, range)) {
+                seen[b] = true;
+                queue[tail++] = b;
+            }
+        }
+    }
+    return tail == n;
+}
+
+/*
+ * random N SIDE RANGE PRR_MIN PRR_MAX: node 1 in the middle of the square,
+ * the others uniformly in it; a link (both directions, each its own PRR) for
+ * every pair at most RANGE apart. A disconnected draw is thrown away whole and
+ * drawn again (up to SIM_RANDOM_ATTEMPTS), so a seed always gives the same
+ * connected topology.
+ */
+static int st_random(parse_ctx_t *ctx, int argc, char **argv)
+{
+    if (argc != 6) {
+        return fail(ctx, "usage: random N SIDE RANGE PRR_MIN PRR_MAX");
+    }
+    uint64_t n, side, range;
+    if (parse_uint(argv[1], SIM_MAX_NODES, &n) < 0 || n == 0) {
+        return fail(ctx, "bad node count '%s' (want 1..%u)", argv[1], SIM_MAX_NODES);
+    }
+    if (parse_uint(argv[2], (uint64_t)SIM_POSITION_MAX, &side) < 0 || side == 0) {
+        return fail(ctx, "bad side '%s' (want 1..%ld)", argv[2], SIM_POSITION_MAX);
+    }
+    if (parse_uint(argv[3], (uint64_t)SIM_POSITION_MAX, &range) < 0 || range == 0) {
+        return fail(ctx, "bad range '%s' (want 1..%ld)", argv[3], SIM_POSITION_MAX);
+    }
+    prr_range_t prr;
+    if (parse_prr_range(ctx, 2, &argv[4], &prr) < 0) {
+        return -EINVAL;
+    }
+    if (prr.min == 0) {
+        return fail(ctx, "PRR_MIN must be above 0 (a link of PRR 0 is no link)");
+    }
+    if (generated_nodes(ctx, "random topology", n) < 0) {
+        return -EINVAL;
+    }
+    int64_t x[SIM_MAX_NODES], y[SIM_MAX_NODES];
+    unsigned attempt = 0;
+    do {
+        if (attempt++ == SIM_RANDOM_ATTEMPTS) {
+            return fail(ctx, "no connected topology in %u draws: raise RANGE or lower SIDE", SIM_RANDOM_ATTEMPTS);
+        }
+        x[0] = (int64_t)(side / 2u);
+        y[0] = (int64_t)(side / 2u);
+        for (unsigned i = 1; i < n; i++) {
+            x[i] = (int64_t)random_between(ctx, 0, side);
+            y[i] = (int64_t)random_between(ctx, 0, side);
+        }
+    } while (!connected(x, y, (unsigned)n, range));
+    sim_topology_t *topo = ctx->topo;
+    topo->drawn = true;
+    topo->side = (uint32_t)side;
+    for (unsigned a = 0; a < n; a++) {
+        topo->x[a] = (int32_t)x[a];
+        topo->y[a] = (int32_t)y[a];
+        for (unsigned b = a + 1u; b < n; b++) {
+            if (within(x, y, a, b, range)) {
+                set_generated(ctx, a, b, &prr);
             }
         }
     }
@@ -338,7 +470,8 @@ typedef struct {
 
 static const statement_t statement_table[] = {
     { "nodes", st_nodes },       { "line", st_line },         { "grid", st_grid },
-    { "link", st_link },         { "range", st_range },       { "position", st_position },
+    { "random", st_random },     { "link", st_link },         { "range", st_range },
+    { "position", st_position },
     { "router", st_router },     { "collisions", st_collisions },
 };
 
@@ -404,6 +537,7 @@ static int finish(parse_ctx_t *ctx)
 void sim_topology_init(sim_topology_t *topo)
 {
     memset(topo, 0, sizeof(*topo));
+    topo->seed = 1;
 }
 
 int sim_topology_parse(sim_topology_t *topo, const char *text, size_t len, sim_topology_error_t *err)
@@ -412,7 +546,7 @@ int sim_topology_parse(sim_topology_t *topo, const char *text, size_t len, sim_t
         return -EINVAL;
     }
     memset(err, 0, sizeof(*err));
-    parse_ctx_t ctx = { .topo = topo, .err = err, .lineno = 0 };
+    parse_ctx_t ctx = { .topo = topo, .err = err, .lineno = 0, .rng = topo->seed };
     size_t pos = 0;
     while (pos < len) {
         ctx.lineno++;

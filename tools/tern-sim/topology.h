@@ -8,8 +8,12 @@
  *
  *     # comment (also after a statement)
  *     nodes N                  N nodes, numbered 1..N (1..SIM_MAX_NODES)
- *     line N [PRR]             nodes 1..N in a line: links i <-> i+1
- *     grid W H [PRR]           W x H nodes row by row: links to the 4 neighbours
+ *     line N [PRR [PRR_MAX]]   nodes 1..N in a line: links i <-> i+1
+ *     grid W H [PRR [PRR_MAX]] W x H nodes row by row: links to the 4 neighbours
+ *     random N SIDE RANGE PRR_MIN PRR_MAX
+ *                              N nodes at random in a SIDE x SIDE square (node 1
+ *                              in the middle), links between nodes within RANGE,
+ *                              a connected graph (re-drawn until it is)
  *     link A B PRR [PRR_BACK]  A -> B with PRR, B -> A with PRR_BACK (default PRR)
  *     range FULL MAX           range model: PRR 1 up to FULL, 0 from MAX (distance units)
  *     position A X Y           node A at (X, Y) for the range model
@@ -17,7 +21,10 @@
  *     collisions on|off        the medium models collisions and CCA (default off)
  *
  * A PRR is a decimal fraction in [0, 1] with at most 6 decimals ("1",
- * "0.95", "0.5"); 0 removes a link. `line` and `grid` set the node count when
+ * "0.95", "0.5"); 0 removes a link. With two PRRs (`line`, `grid`, `random`)
+ * each direction of each link gets its own PRR drawn uniformly between them,
+ * from the generator seeded with sim_topology_t::seed (the same seed, the same
+ * topology). `line`, `grid` and `random` set the node count when
  * none is set yet, otherwise they must fit into it. Later statements override
  * earlier ones for the same link. The parser is pure (no I/O, no stack), so
  * tests/unit/test_sim_topology.c checks every error.
@@ -41,6 +48,9 @@
 /** A parsed topology. Zero it (sim_topology_init) before parsing. */
 typedef struct {
     uint16_t nodes;                                  /**< node count; 0 until declared */
+    uint64_t seed;                                   /**< seed of random PRRs and positions (set before parsing) */
+    bool drawn;                                      /**< `random` placed the nodes (x, y) */
+    uint32_t side;                                   /**< `random`: side of the square */
     bool collisions;                                 /**< `collisions on` */
     bool has_range;                                  /**< a `range` statement was given */
     uint32_t range_full;                             /**< range model: full reception up to here */
@@ -62,7 +72,10 @@ typedef struct {
 /** Largest coordinate magnitude of a position (as the medium's TERN_RADIO_POSITION_MAX). */
 #define SIM_POSITION_MAX (1L << 30)
 
-/** Empty @p topo: no nodes, no links, collisions off. */
+/** Most attempts of `random` to draw a connected topology. */
+#define SIM_RANDOM_ATTEMPTS 1000u
+
+/** Empty @p topo: no nodes, no links, collisions off, seed 1. */
 void sim_topology_init(sim_topology_t *topo);
 
 /**
