@@ -190,10 +190,64 @@ int bench_node_run_for(bench_node_t *node, uint64_t us)
     return tern_executor_run_until(node->exec, node->vclock.now + us);
 }
 
-int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, tern_sock_udp_cb_t cb, void *arg)
+/* The node's or the peer's address in BENCH_RPL_PREFIX/64, IID from @p eui (RFC 4944 §6). */
+static int rpl_global_addr(tern_ipv6_addr_t *addr, const uint8_t *eui)
+{
+    static const char prefix[] = BENCH_RPL_PREFIX;
+    int res = tern_ipv6_addr_from_str(addr, prefix, sizeof(prefix) - 1u);
+    return res < 0 ? res : tern_ipv6_iid_from_l2addr(addr, eui, 8);
+}
+
+/* The RPL set-up (thesis 5.3.2: the node is the RPL root and has a global
+ * prefix): a global address BENCH_RPL_PREFIX::IID/64 on the radio, the RPL
+ * module running on it as root of a grounded DODAG named by that address
+ * (RFC 6550 §8.2.2.2; the IPv6 module becomes a router, advertises the /64
+ * and takes it as 6LoWPAN context 0, RFC 6775 §4.2), and the peer's global
+ * address BENCH_RPL_PREFIX::IID(peer) reached through a /128 route via its
+ * link-local address, origin "routing" as a DAO installs it (§9.8). */
+static int rpl_root_setup(bench_node_t *node)
+{
+    int res = tern_rpl_netif_enable(&node->rpl, &node->netif);
+    if (res == 0) {
+        res = tern_executor_run_until_idle(node->exec); /* the module takes the interface on its turn */
+    }
+    tern_ipv6_addr_config_t own = { .prefix_len = 64 };
+    if (res == 0) {
+        res = rpl_global_addr(&own.addr, BENCH_NODE_EUI);
+    }
+    if (res == 0) {
+        res = tern_netapi_set(&node->ip.module, TERN_NETOPT_IPV6_ADDR_ADD, node->netif.index, &own, sizeof(own));
+        res = res < 0 ? res : 0;
+    }
+    if (res == 0) {
+        res = tern_rpl_set_root(&node->rpl, (uint8_t)BENCH_RPL_INSTANCE, &own.addr);
+    }
+    tern_ipv6_route_config_t route = { .prefix_len = 128, .origin = TERN_FIB_ROUTING };
+    if (res == 0) {
+        res = rpl_global_addr(&route.prefix, BENCH_PEER_EUI);
+    }
+    if (res == 0) {
+        route.next_hop = (tern_ipv6_addr_t){ { 0xfe, 0x80 } };
+        res = tern_ipv6_iid_from_l2addr(&route.next_hop, BENCH_PEER_EUI, 8);
+    }
+    if (res == 0) {
+        res = tern_netapi_set(&node->ip.module, TERN_NETOPT_IPV6_ROUTE_ADD, node->netif.index, &route,
+                              sizeof(route));
+        res = res < 0 ? res : 0;
+    }
+    node->remote.addr = route.prefix;
+    return res;
+}
+
+int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, bool rpl, tern_sock_udp_cb_t cb,
+                     void *arg)
 {
     memset(node, 0, sizeof(*node));
+    if (rpl && kind != BENCH_DEV_RADIO) {
+        return -EINVAL;
+    }
     node->kind = kind;
+    node->with_rpl = rpl;
     tern_vclock_init(&node->vclock, 1000000u);
     if (threaded) {
         int r = tern_threaded_init(&node->threaded, &node->vclock.base);
@@ -214,6 +268,9 @@ int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, t
     }
     if (res == 0 && kind != BENCH_DEV_LOOPBACK) {
         res = tern_sixlowpan_init(&node->lowpan, &node->stack);
+    }
+    if (res == 0 && rpl) {
+        res = tern_rpl_init(&node->rpl, &node->stack, &node->ip);
     }
     if (res == 0 && kind == BENCH_DEV_LOOPBACK) {
         tern_netdev_loopback_init(&node->lo);
@@ -265,6 +322,9 @@ int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, t
         res = tern_ipv6_iid_from_l2addr(&ll, BENCH_PEER_EUI, 8);
         node->remote.addr = ll;
     }
+    if (res == 0 && rpl) {
+        res = rpl_root_setup(node);
+    }
     if (res == 0) {
         tern_sock_udp_ep_t local = { .port = BENCH_PORT };
         res = tern_sock_udp_create(&node->sock, &node->stack, NULL, &node->udp, &local, NULL, 0);
@@ -281,6 +341,9 @@ int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, t
 int bench_node_teardown(bench_node_t *node)
 {
     tern_sock_udp_close(&node->sock);
+    if (node->with_rpl) {
+        (void)tern_rpl_stop(&node->rpl);
+    }
     (void)bench_node_run_for(node, (uint64_t)TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS * 1000u + 1000000u);
     tern_executor_stop(node->exec);
     for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {

@@ -26,6 +26,7 @@
 #include "tern/netdev/test.h"
 #include "tern/port/loop.h"
 #include "tern/port/posix.h"
+#include "tern/rpl/rpl.h"
 #include "tern/sixlowpan/sixlowpan.h"
 #include "tern/sock_udp.h"
 #include "tern/udp.h"
@@ -35,6 +36,10 @@
 #define BENCH_PORT 0xF0B1u
 /** Longest MAC frame without FCS (aMaxPHYPacketSize 127 less the 2-byte FCS). */
 #define BENCH_FRAME_MAX 125u
+/** The global /64 of the RPL set-up (documentation prefix, RFC 3849), as a string. */
+#define BENCH_RPL_PREFIX "2001:db8::"
+/** RPLInstanceID of the DODAG the node roots in the RPL set-up (a global instance, RFC 6550 §5.1). */
+#define BENCH_RPL_INSTANCE 1u
 /** Most frames one datagram of 1232 bytes payload needs (13), with room. */
 #define BENCH_FRAMES_MAX 24u
 
@@ -57,6 +62,8 @@ struct bench_node {
     tern_ipv6_t ip;
     tern_udp_t udp;
     tern_sixlowpan_t lowpan;
+    tern_rpl_t rpl;
+    bool with_rpl; /**< the node is the RPL root of a DODAG with a global prefix (bench_node_setup()) */
     tern_netdev_test_t radio;
     tern_ieee802154_pib_t pib;
     tern_ieee802154_link_t mac;
@@ -83,9 +90,19 @@ extern const uint8_t BENCH_PEER_EUI[8];
 /**
  * Set up @p node with @p kind under the threaded executor (@p threaded) or
  * the event loop, socket on BENCH_PORT with @p cb, and let it settle (2 s of
- * virtual time). @return 0 or a negative errno.
+ * virtual time).
+ *
+ * Without @p rpl the node sends to the peer's link-local address. With
+ * @p rpl (BENCH_DEV_RADIO only; the thesis's set-up, 5.3.2) it runs the RPL
+ * module as root of a grounded DODAG (BENCH_RPL_INSTANCE) named by its
+ * global address BENCH_RPL_PREFIX::IID, and sends to the peer's global
+ * address BENCH_RPL_PREFIX::IID(peer) over a /128 route via the peer's
+ * link-local address, the route a DAO from the peer would install
+ * (RFC 6550 §9.8, storing mode).
+ * @return 0 or a negative errno; -EINVAL for @p rpl with another device.
  */
-int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, tern_sock_udp_cb_t cb, void *arg);
+int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, bool rpl, tern_sock_udp_cb_t cb,
+                     void *arg);
 
 /** Let the node finish what it has, stop the executor and check the packet buffer. @return 0; -EIO if it leaked. */
 int bench_node_teardown(bench_node_t *node);

@@ -94,7 +94,7 @@ int main(int argc, char **argv)
                         "               [--min B] [--max B] [--step B]\n");
         return 2;
     }
-    int res = bench_node_setup(&node, kind, threaded, on_datagram, NULL);
+    int res = bench_node_setup(&node, kind, threaded, false, on_datagram, NULL);
     if (res < 0) {
         fprintf(stderr, "goodput: set-up failed: %s\n", strerror(-res));
         return 1;

@@ -22,21 +22,29 @@ def rows(path):
 def traversal(d):
     data = rows(os.path.join(d, "traversal.csv"))
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    colors = {"send": "C0", "recv": "C1", "total": "C2"}
     for ax, ex in zip(axes, ("loop", "threaded")):
-        sel = [r for r in data if r["executor"] == ex]
-        if not sel:
-            continue
-        x = [int(r["payload"]) for r in sel]
-        for key, label in (("send", "send"), ("recv", "receive")):
-            med = [int(r[f"{key}_median_ns"]) / 1000 for r in sel]
-            lo = [m - int(r[f"{key}_p10_ns"]) / 1000 for m, r in zip(med, sel)]
-            hi = [int(r[f"{key}_p90_ns"]) / 1000 - m for m, r in zip(med, sel)]
-            ax.errorbar(x, med, yerr=[lo, hi], label=label, capsize=1.5, elinewidth=0.6, lw=1)
-        ax.plot(x, [int(r["total_median_ns"]) / 1000 for r in sel], label="send + receive", lw=1)
+        for rpl, ls, tag in (("0", "-", ""), ("1", "--", ", RPL root")):
+            # The RPL variant (node as RPL root, global prefix) dashed, without error bars.
+            sel = [r for r in data if r["executor"] == ex and r.get("rpl", "0") == rpl]
+            if not sel:
+                continue
+            x = [int(r["payload"]) for r in sel]
+            for key, label in (("send", "send"), ("recv", "receive")):
+                med = [int(r[f"{key}_median_ns"]) / 1000 for r in sel]
+                if rpl == "0":
+                    lo = [m - int(r[f"{key}_p10_ns"]) / 1000 for m, r in zip(med, sel)]
+                    hi = [int(r[f"{key}_p90_ns"]) / 1000 - m for m, r in zip(med, sel)]
+                    ax.errorbar(x, med, yerr=[lo, hi], label=label, capsize=1.5, elinewidth=0.6, lw=1,
+                                color=colors[key])
+                else:
+                    ax.plot(x, med, ls, label=label + tag, lw=1, color=colors[key])
+            ax.plot(x, [int(r["total_median_ns"]) / 1000 for r in sel], ls, label="send + receive" + tag, lw=1,
+                    color=colors["total"])
         if ex == "loop":
             ax.plot(list(LWIP), [v / 1000 for v in LWIP.values()], "kx--", label="lwIP 2.2 send + receive")
             ax.plot(list(LWIP), [0.7 * v / 1000 for v in LWIP.values()], "k:", label="target: 0.7 x lwIP")
-        ax.set_title(f"Tern, {ex} executor")
+        ax.set_title(f"Tern, {ex} executor (dashed: node as RPL root, global prefix)")
         ax.set_xlabel("UDP payload [bytes]")
         ax.set_ylabel("traversal time [µs] (median, 10th-90th percentile)")
         ax.grid(alpha=0.3)
@@ -53,9 +61,12 @@ def instructions(d):
         return
     data = rows(p)
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    x = [int(r["payload"]) for r in data]
-    for key in ("send", "recv", "total"):
-        ax.plot(x, [int(r[f"{key}_instructions"]) for r in data], label=key, lw=1, marker="." if len(x) < 20 else None)
+    for rpl, ls, tag in (("0", "-", ""), ("1", "--", ", RPL root")):
+        sel = [r for r in data if r.get("rpl", "0") == rpl]
+        x = [int(r["payload"]) for r in sel]
+        for i, key in enumerate(("send", "recv", "total")):
+            ax.plot(x, [int(r[f"{key}_instructions"]) for r in sel], ls, label=key + tag, lw=1, color=f"C{i}",
+                    marker="." if len(x) < 20 else None)
     ax.set_xlabel("UDP payload [bytes]")
     ax.set_ylabel("instructions per datagram (callgrind)")
     ax.set_title("Instructions per datagram, event loop")
@@ -91,7 +102,7 @@ def goodput(d):
 
 
 def footprint(d):
-    configs = [("host", "a: 6LoWPAN host"), ("router", "b: router, without RPL")]
+    configs = [("host", "a: 6LoWPAN host"), ("router", "b: router, RPL root")]
     mods = {}
     for key, _ in configs:
         p = os.path.join(d, f"footprint_{key}.csv")
@@ -100,8 +111,8 @@ def footprint(d):
         for r in rows(p):
             mods.setdefault(r["module"], {}).setdefault(key, 0)
             mods[r["module"]][key] += int(r["text"]) + int(r["data"])
-    order = sorted(mods, key=lambda m: -mods[m].get("host", 0))
-    fig, ax = plt.subplots(figsize=(9, 5))
+    order = sorted(mods, key=lambda m: -max(mods[m].values()))
+    fig, ax = plt.subplots(figsize=(12, 5))
     left = [0, 0]
     cmap = plt.get_cmap("tab20")
     for i, m in enumerate(order):
@@ -110,10 +121,10 @@ def footprint(d):
         left = [a + b for a, b in zip(left, vals)]
     ax.axvline(16, color="k", ls=":", lw=1)
     ax.axvline(24, color="k", ls="--", lw=1)
-    ax.text(16, 1.45, " target (a) 16 KiB", fontsize=8)
-    ax.text(24, 1.3, " target (b) 24 KiB", fontsize=8)
+    ax.text(16, 0.56, " target (a) 16 KiB", fontsize=8)
+    ax.text(24, 0.44, " target (b) 24 KiB", fontsize=8)
     ax.set_xlabel("flash (text + data) [KiB], Cortex-M3, -Os -mthumb, --gc-sections")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title("Code size per module")
     fig.tight_layout()
     fig.savefig(os.path.join(d, "footprint.png"), dpi=110)

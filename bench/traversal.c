@@ -20,10 +20,15 @@
  * default) and executor: the median, 10th and 90th percentile in ns, and
  * the frames per datagram, as CSV on stdout.
  *
+ * --rpl: the thesis's set-up (5.3.2): the node is the RPL root of a DODAG
+ * with a global prefix (bench_node_setup()) and the datagrams go to and
+ * come from the peer's global address in that prefix (6LoWPAN context 0,
+ * the prefix the root advertises); the CSV's rpl column says 1.
+ *
  * --callgrind: the event loop only, instrumentation collected only inside
  * the measured parts (CALLGRIND_TOGGLE_COLLECT; run under
  * valgrind --tool=callgrind --collect-atstart=no), one dump per size and
- * direction ("send 8", "recv 8", ...): instructions per datagram are a dump's
+ * direction ("send 8", "recv 8", ...; "send+rpl 8", ... with --rpl): instructions per datagram are a dump's
  * total divided by --runs. bench/run does the parsing.
  */
 #include <errno.h>
@@ -190,19 +195,22 @@ static int recv_one(uint8_t frames[][BENCH_FRAME_MAX], const size_t *frame_len, 
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: traversal [--executor loop|threaded] [--runs N] [--min B] [--max B] [--step B]\n"
+    fprintf(stderr, "usage: traversal [--executor loop|threaded] [--rpl] [--runs N] [--min B] [--max B] [--step B]\n"
                     "                 [--callgrind]\n");
 }
 
 int main(int argc, char **argv)
 {
     bool threaded = false;
+    bool rpl = false;
     unsigned runs = 200, min = 8, max = 1232, step = 8;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = (i + 1 < argc) ? argv[i + 1] : NULL;
         if (strcmp(a, "--callgrind") == 0) {
             xp.callgrind = true;
+        } else if (strcmp(a, "--rpl") == 0) {
+            rpl = true;
         } else if (v != NULL && strcmp(a, "--executor") == 0) {
             threaded = strcmp(v, "threaded") == 0;
             if (!threaded && strcmp(v, "loop") != 0) {
@@ -231,13 +239,14 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
-    int res = bench_node_setup(&node, BENCH_DEV_RADIO, threaded, on_datagram, NULL);
+    int res = bench_node_setup(&node, BENCH_DEV_RADIO, threaded, rpl, on_datagram, NULL);
     if (res < 0) {
         fprintf(stderr, "traversal: set-up failed: %s\n", strerror(-res));
         return 1;
     }
     node.on_frame = on_frame;
     const char *ex = threaded ? "threaded" : "loop";
+    const char *dir_tag = rpl ? "+rpl" : "";
     uint64_t *send_ns = calloc(runs, sizeof(uint64_t));
     uint64_t *recv_ns = calloc(runs, sizeof(uint64_t));
     static uint8_t payload[1232];
@@ -247,7 +256,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("executor,payload,frames,send_median_ns,send_p10_ns,send_p90_ns,recv_median_ns,recv_p10_ns,recv_p90_ns,"
-           "total_median_ns\n");
+           "total_median_ns,rpl\n");
     for (unsigned size = min; size <= max && res == 0; size += step) {
         unsigned frames = 0;
         for (unsigned r = 0; r < runs && res == 0; r++) {
@@ -258,7 +267,7 @@ int main(int argc, char **argv)
         }
         if (xp.callgrind) {
             char name[32];
-            snprintf(name, sizeof(name), "send %u", size);
+            snprintf(name, sizeof(name), "send%s %u", dir_tag, size);
             CALLGRIND_DUMP_STATS_AT(name);
         }
         /* The last datagram's frames, turned round. */
@@ -272,22 +281,23 @@ int main(int argc, char **argv)
         }
         if (xp.callgrind) {
             char name[32];
-            snprintf(name, sizeof(name), "recv %u", size);
+            snprintf(name, sizeof(name), "recv%s %u", dir_tag, size);
             CALLGRIND_DUMP_STATS_AT(name);
         }
         if (res < 0) {
-            fprintf(stderr, "traversal: %s, %u bytes: %s\n", ex, size, strerror(-res));
+            fprintf(stderr, "traversal: %s%s, %u bytes: %s\n", ex, dir_tag, size, strerror(-res));
             break;
         }
         uint64_t sm = bench_median(send_ns, runs), rm = bench_median(recv_ns, runs);
-        printf("%s,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", ex,
+        printf("%s,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d\n", ex,
                size, frames, sm, bench_percentile_sorted(send_ns, runs, 10), bench_percentile_sorted(send_ns, runs, 90),
-               rm, bench_percentile_sorted(recv_ns, runs, 10), bench_percentile_sorted(recv_ns, runs, 90), sm + rm);
+               rm, bench_percentile_sorted(recv_ns, runs, 10), bench_percentile_sorted(recv_ns, runs, 90), sm + rm,
+               rpl ? 1 : 0);
         fflush(stdout);
     }
     tern_pktbuf_stats_t st = node.stack.pktbuf.stats;
-    fprintf(stderr, "traversal: %s: pktbuf high water %zu of %zu bytes, %" PRIu32 " allocation failures\n", ex,
-            st.high_water, st.size, st.alloc_fail);
+    fprintf(stderr, "traversal: %s%s: pktbuf high water %zu of %zu bytes, %" PRIu32 " allocation failures\n", ex,
+            dir_tag, st.high_water, st.size, st.alloc_fail);
     free(send_ns);
     free(recv_ns);
     int td = bench_node_teardown(&node);

@@ -7,9 +7,11 @@
  *
  * Configuration (a), the default: 6LoWPAN host: IPv6, ICMPv6, 6Lo-ND host
  * (RFC 6775/8505), 6LoWPAN (IPHC, NHC, fragmentation, reassembly), UDP,
- * sock_udp. With -DBENCH_ROUTER=1, configuration (b) as far as it exists:
- * the node is an IPv6 router (RFC 4861 router NDP, 6Lo-ND router: RFC 6775
- * §6), WITHOUT RPL (not implemented yet). The application echoes every UDP
+ * sock_udp. With -DBENCH_ROUTER=1, configuration (b): (a) plus the RPL
+ * module (RFC 6550, storing mode), started as root of a grounded DODAG
+ * named by the node's global address 2001:db8::IID/64; the RPL root makes
+ * the node an IPv6 router (RFC 4861 router NDP, 6Lo-ND router: RFC 6775
+ * §6), so both are linked and running. The application echoes every UDP
  * datagram (so the send and receive paths are both reachable) and closes
  * and re-opens its socket on a request, so that every sock_udp function is
  * kept by --gc-sections, as the thesis's application did.
@@ -21,6 +23,10 @@
  * 1 ms. Vector table and reset handler at the end: enough to link a
  * complete image, not to run on a board.
  */
+#ifndef BENCH_ROUTER
+#define BENCH_ROUTER 0
+#endif
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,14 +37,14 @@
 #include "tern/ipv6/ipv6.h"
 #include "tern/link/ieee802154.h"
 #include "tern/netdev/ieee802154_pib.h"
+#include "tern/netapi.h"
 #include "tern/port/loop.h"
+#if BENCH_ROUTER
+#include "tern/rpl/rpl.h"
+#endif
 #include "tern/sixlowpan/sixlowpan.h"
 #include "tern/sock_udp.h"
 #include "tern/udp.h"
-
-#ifndef BENCH_ROUTER
-#define BENCH_ROUTER 0
-#endif
 
 #define ECHO_PORT 0xF0B1u
 
@@ -123,6 +129,9 @@ static struct {
     tern_ipv6_t ipv6;
     tern_udp_t udp;
     tern_sixlowpan_t lowpan;
+#if BENCH_ROUTER
+    tern_rpl_t rpl;
+#endif
     stub_radio_t radio;
     tern_ieee802154_link_t mac;
     tern_netif_t netif;
@@ -157,6 +166,31 @@ static void echo(tern_sock_udp_t *sock, const uint8_t *data, size_t len, const t
     (void)tern_sock_udp_send(sock, data, len, remote);
 }
 
+#if BENCH_ROUTER
+/* Configuration (b): RPL on the radio, the node the root of a DODAG named by
+ * its global address (RFC 6550 §8.2.2.2); the IPv6 module becomes a router. */
+static int rpl_root_start(const uint8_t *eui64)
+{
+    int res = tern_rpl_init(&node.rpl, &node.stack, &node.ipv6);
+    if (res == 0) {
+        res = tern_rpl_netif_enable(&node.rpl, &node.netif);
+    }
+    tern_ipv6_addr_config_t own = { .addr = { { 0x20, 0x01, 0x0d, 0xb8 } }, .prefix_len = 64 };
+    if (res == 0) {
+        res = tern_ipv6_iid_from_l2addr(&own.addr, eui64, 8);
+    }
+    if (res == 0) {
+        res = tern_netapi_set(&node.ipv6.module, TERN_NETOPT_IPV6_ADDR_ADD, node.netif.index, &own, sizeof(own));
+        res = res < 0 ? res : 0;
+    }
+    if (res == 0) {
+        (void)tern_executor_run_until_idle(&node.loop.base); /* the RPL module takes the interface on its turn */
+        res = tern_rpl_set_root(&node.rpl, 1u, &own.addr);
+    }
+    return res;
+}
+#endif
+
 static int node_setup(void)
 {
     static const uint8_t eui64[8] = { 0x02, 0x12, 0x4b, 0x00, 0x00, 0x00, 0x00, 0x01 };
@@ -183,9 +217,11 @@ static int node_setup(void)
     if (res == 0) {
         res = tern_ipv6_netif_enable(&node.ipv6, &node.netif);
     }
-    if (res == 0 && BENCH_ROUTER) {
-        res = tern_ipv6_set_router(&node.ipv6, true);
+#if BENCH_ROUTER
+    if (res == 0) {
+        res = rpl_root_start(eui64);
     }
+#endif
     if (res == 0) {
         res = open_socket();
     }
