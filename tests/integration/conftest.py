@@ -19,6 +19,15 @@ def tern_node():
     return path
 
 
+@pytest.fixture(scope="session")
+def tern_sim():
+    """Path of tern-sim: $TERN_SIM, else the gcc-debug build of scripts/test."""
+    path = pathlib.Path(os.environ.get("TERN_SIM", ROOT / "build/gcc-debug/tools/tern-sim/tern-sim"))
+    if not path.is_file():
+        pytest.skip(f"tern-sim not built at {path} (run ./scripts/test or set TERN_SIM)")
+    return path
+
+
 @pytest.fixture(params=EXECUTORS)
 def executor(request):
     """Each test that takes it runs once per executor (ids [loop], [threaded])."""

@@ -17,8 +17,6 @@ one hop from the root (2) and one three hops away (4) from Linux, pings Linux fr
 exchanges UDP both ways with nodes 2 and 4, and checks that the captures of both sides (the
 root's tap0 and the radio medium) decode in tshark without malformed packets.
 """
-import os
-import pathlib
 import re
 import shutil
 import socket
@@ -27,7 +25,6 @@ import time
 
 import pytest
 
-from conftest import ROOT
 from tapnode import TAP, Node, assert_capture_clean, needs_ping, needs_tap, ns_run, ns_socket, poll, tshark
 
 LINUX = "2001:db8::100"
@@ -37,15 +34,6 @@ NODES = 4  # a line: node 1 the root, node 4 three hops away
 JOIN_TIMEOUT = 60.0  # seconds of real time for the DODAG and every DAO route
 UDP_PORT = 50123  # no dissector claims it: tshark shows the text as data
 LINUX_PORT = 50124
-
-
-@pytest.fixture(scope="session")
-def tern_sim():
-    """Path of tern-sim: $TERN_SIM, else the gcc-debug build of scripts/test."""
-    path = pathlib.Path(os.environ.get("TERN_SIM", ROOT / "build/gcc-debug/tools/tern-sim/tern-sim"))
-    if not path.is_file():
-        pytest.skip(f"tern-sim not built at {path} (run ./scripts/test or set TERN_SIM)")
-    return path
 
 
 def mesh(node):

@@ -6,8 +6,6 @@ Only one-hop neighbours are pinged (link-local addresses): multi-hop routing nee
 issue. In the 3 x 3 grid, node 1 pings its neighbours 2 and 4 and node 5 its four neighbours;
 node 1's ping to the far corner (node 9, four hops) is checked to get no answer.
 """
-import os
-import pathlib
 import re
 import shutil
 import subprocess
@@ -20,15 +18,6 @@ EXAMPLES = ROOT / "tools/tern-sim/examples"
 TSHARK = shutil.which("tshark")
 SIZES = [0, 1, 100, 500, 1000, 1232]
 SETTLE = "run 5s"  # DAD, router solicitations, MLD: the nodes' start-up
-
-
-@pytest.fixture(scope="session")
-def tern_sim():
-    """Path of tern-sim: $TERN_SIM, else the gcc-debug build of scripts/test."""
-    path = pathlib.Path(os.environ.get("TERN_SIM", ROOT / "build/gcc-debug/tools/tern-sim/tern-sim"))
-    if not path.is_file():
-        pytest.skip(f"tern-sim not built at {path} (run ./scripts/test or set TERN_SIM)")
-    return path
 
 
 def run_sim(binary, topology, lines, *args, timeout=120):

@@ -17,30 +17,18 @@ Repair: in the grid, after the router below the root with the largest sub-DODAG 
 experiment commands are checked too: `traffic` over the line delivers every datagram both
 ways, and `links` prints a `random` topology that is connected and the same for the same seed.
 """
-import os
-import pathlib
 import re
 import shutil
 import subprocess
 
 import pytest
 
-from conftest import ROOT
 
 TSHARK = shutil.which("tshark")
 ROOT_ADDR = "2001:db8::1"
 JOIN_BOUND = {"line5": "60s", "grid5x5": "90s"}
 REPAIR_BOUND = "300s"
 TOPOLOGIES = {"line5": ("line 5\n", 5), "grid5x5": ("grid 5 5\n", 25)}
-
-
-@pytest.fixture(scope="session")
-def tern_sim():
-    """Path of tern-sim: $TERN_SIM, else the gcc-debug build of scripts/test."""
-    path = pathlib.Path(os.environ.get("TERN_SIM", ROOT / "build/gcc-debug/tools/tern-sim/tern-sim"))
-    if not path.is_file():
-        pytest.skip(f"tern-sim not built at {path} (run ./scripts/test or set TERN_SIM)")
-    return path
 
 
 def run_sim(binary, topology, lines, *args, timeout=300):

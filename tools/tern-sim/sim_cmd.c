@@ -13,9 +13,7 @@
 /** Longest duration `run` accepts, us (1000 hours). */
 #define DURATION_MAX_US (1000ull * 3600ull * 1000000ull)
 
-static void say(const sim_cmd_t *sim, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void say(const sim_cmd_t *sim, const char *fmt, ...)
+void sim_say(const sim_cmd_t *sim, const char *fmt, ...)
 {
     char buf[SIM_CMD_LINE_MAX + 128u];
     va_list ap;
@@ -115,12 +113,12 @@ static int cmd_run(const sim_cmd_t *sim, char *args)
     char *word = first_word(args, &rest);
     uint64_t us;
     if (*rest != '\0' || sim_parse_duration(word, &us) < 0) {
-        say(sim, "usage: run DURATION (a number and a unit: us, ms, s, m, h; e.g. 500ms, 10s, 2m)\n");
+        sim_say(sim, "usage: run DURATION (a number and a unit: us, ms, s, m, h; e.g. 500ms, 10s, 2m)\n");
         return -EINVAL;
     }
     int res = sim->run_until(sim->ctx, sim->now(sim->ctx) + us);
     if (res < 0) {
-        say(sim, "run: the simulation stopped (error %d)\n", res);
+        sim_say(sim, "run: the simulation stopped (error %d)\n", res);
     }
     return res;
 }
@@ -128,7 +126,7 @@ static int cmd_run(const sim_cmd_t *sim, char *args)
 static int cmd_time(const sim_cmd_t *sim)
 {
     uint64_t now = sim->now(sim->ctx);
-    say(sim, "time %llu.%06llu s\n", (unsigned long long)(now / 1000000u), (unsigned long long)(now % 1000000u));
+    sim_say(sim, "time %llu.%06llu s\n", (unsigned long long)(now / 1000000u), (unsigned long long)(now % 1000000u));
     return 0;
 }
 
@@ -146,10 +144,10 @@ static void prr_text(uint32_t ppm, char *buf, size_t size)
 static int cmd_links(const sim_cmd_t *sim)
 {
     const sim_topology_t *t = sim->topo;
-    say(sim, "nodes %u\n", (unsigned)t->nodes);
+    sim_say(sim, "nodes %u\n", (unsigned)t->nodes);
     for (unsigned a = 0; a < t->nodes; a++) {
         if (t->drawn || t->has_position[a]) {
-            say(sim, "position %u %ld %ld\n", a + 1u, (long)t->x[a], (long)t->y[a]);
+            sim_say(sim, "position %u %ld %ld\n", a + 1u, (long)t->x[a], (long)t->y[a]);
         }
     }
     for (unsigned a = 0; a < t->nodes; a++) {
@@ -162,7 +160,7 @@ static int cmd_links(const sim_cmd_t *sim)
             char p1[16], p2[16];
             prr_text(there, p1, sizeof(p1));
             prr_text(back, p2, sizeof(p2));
-            say(sim, "link %u %u %s %s\n", a + 1u, b + 1u, p1, p2);
+            sim_say(sim, "link %u %u %s %s\n", a + 1u, b + 1u, p1, p2);
         }
     }
     return 0;
@@ -174,21 +172,21 @@ static int cmd_isolate(const sim_cmd_t *sim, char *args)
     char *word = first_word(args, &rest);
     int index = node_index(sim, word);
     if (*rest != '\0' || index < 0) {
-        say(sim, "usage: isolate N (a node 1..%u)\n", sim->nodes);
+        sim_say(sim, "usage: isolate N (a node 1..%u)\n", sim->nodes);
         return -EINVAL;
     }
     int res = sim->isolate(sim->ctx, (unsigned)index);
     if (res < 0) {
-        say(sim, "isolate: node %d cannot be isolated (error %d)\n", index + 1, res);
+        sim_say(sim, "isolate: node %d cannot be isolated (error %d)\n", index + 1, res);
         return res;
     }
-    say(sim, "isolated node %d\n", index + 1);
+    sim_say(sim, "isolated node %d\n", index + 1);
     return 0;
 }
 
 static int cmd_help(const sim_cmd_t *sim)
 {
-    say(sim, "simulator commands:\n"
+    sim_say(sim, "simulator commands:\n"
              "N CMD...        run CMD on node N (1..%u)\n"
              "all CMD...      run CMD on every node in turn (output prefixed 'N: ')\n"
              "run DURATION    advance virtual time (us, ms, s, m, h: 500ms, 10s, 2m)\n"
@@ -196,17 +194,17 @@ static int cmd_help(const sim_cmd_t *sim)
              "help            this text\n",
         sim->nodes);
     if (sim->isolate != NULL) {
-        say(sim, "isolate N       cut node N off the medium (removed from the network)\n");
+        sim_say(sim, "isolate N       cut node N off the medium (removed from the network)\n");
     }
     if (sim->topo != NULL) {
-        say(sim, "links           the topology's positions and links (PRR each way)\n");
+        sim_say(sim, "links           the topology's positions and links (PRR each way)\n");
     }
     if (sim->traffic != NULL) {
-        say(sim, "traffic ADDR COUNT INTERVAL [SIZE]\n"
+        sim_say(sim, "traffic ADDR COUNT INTERVAL [SIZE]\n"
                  "                every other node sends COUNT UDP datagrams to ADDR port 7, one per\n"
                  "                INTERVAL, answered back; prints sent/arrived/returned per node\n");
     }
-    say(sim, "node commands (N CMD, all CMD):\n");
+    sim_say(sim, "node commands (N CMD, all CMD):\n");
     char line[] = "help";
     return sim->node_run(sim->ctx, 0, line, false);
 }
@@ -223,7 +221,7 @@ int sim_cmd_run(const sim_cmd_t *sim, char *line)
     }
     if (strcmp(word, "time") == 0 || strcmp(word, "help") == 0) {
         if (*rest != '\0') {
-            say(sim, "usage: %s\n", word);
+            sim_say(sim, "usage: %s\n", word);
             return -EINVAL;
         }
         return (word[0] == 't') ? cmd_time(sim) : cmd_help(sim);
@@ -233,7 +231,7 @@ int sim_cmd_run(const sim_cmd_t *sim, char *line)
     }
     if (strcmp(word, "links") == 0 && sim->topo != NULL) {
         if (*rest != '\0') {
-            say(sim, "usage: links\n");
+            sim_say(sim, "usage: links\n");
             return -EINVAL;
         }
         return cmd_links(sim);
@@ -243,7 +241,7 @@ int sim_cmd_run(const sim_cmd_t *sim, char *line)
     }
     if (strcmp(word, "all") == 0) {
         if (*rest == '\0') {
-            say(sim, "usage: all CMD...\n");
+            sim_say(sim, "usage: all CMD...\n");
             return -EINVAL;
         }
         int first_error = 0;
@@ -260,15 +258,15 @@ int sim_cmd_run(const sim_cmd_t *sim, char *line)
     if (is_number(word)) {
         int index = node_index(sim, word);
         if (index < 0) {
-            say(sim, "no node %s (nodes are 1..%u)\n", word, sim->nodes);
+            sim_say(sim, "no node %s (nodes are 1..%u)\n", word, sim->nodes);
             return -ENOENT;
         }
         if (*rest == '\0') {
-            say(sim, "usage: %s CMD...\n", word);
+            sim_say(sim, "usage: %s CMD...\n", word);
             return -EINVAL;
         }
         return sim->node_run(sim->ctx, (unsigned)index, rest, false);
     }
-    say(sim, "unknown command '%s' (want N CMD, all CMD, run DURATION, time or help)\n", word);
+    sim_say(sim, "unknown command '%s' (want N CMD, all CMD, run DURATION, time or help)\n", word);
     return -ENOENT;
 }

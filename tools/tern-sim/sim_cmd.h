@@ -65,6 +65,12 @@ typedef struct sim_cmd {
 int sim_cmd_run(const sim_cmd_t *sim, char *line);
 
 /**
+ * Write a formatted message through @p sim's write callback (at most
+ * SIM_CMD_LINE_MAX + 127 characters; longer ones are cut).
+ */
+void sim_say(const sim_cmd_t *sim, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
  * Parse a duration: a decimal number followed by a unit, us, ms, s, m or h
  * ("500ms", "10s", "2m"), at most 1000 hours.
  * @return 0 with microseconds in @p us; -EINVAL otherwise.

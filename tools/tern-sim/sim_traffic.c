@@ -8,7 +8,6 @@
  * bytes, so the sender recognises its own datagrams.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,20 +16,6 @@
 
 #define MAGIC0 'T'
 #define MAGIC1 'S'
-
-static void say(const sim_cmd_t *sim, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void say(const sim_cmd_t *sim, const char *fmt, ...)
-{
-    char buf[192];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    if (n > 0) {
-        sim->write(sim->ctx, buf, ((size_t)n < sizeof(buf)) ? (size_t)n : sizeof(buf) - 1u);
-    }
-}
 
 void sim_traffic_init(sim_traffic_t *traffic)
 {
@@ -191,24 +176,24 @@ static void report(const sim_traffic_t *traffic, const sim_cmd_t *sim)
         if (!n->sender) {
             continue;
         }
-        say(sim, "traffic node %u sent %lu arrived %lu returned %lu", n->number, (unsigned long)n->sent,
+        sim_say(sim, "traffic node %u sent %lu arrived %lu returned %lu", n->number, (unsigned long)n->sent,
             (unsigned long)n->arrived, (unsigned long)n->returned);
         if (n->send_errors > 0) {
-            say(sim, " send_errors %lu", (unsigned long)n->send_errors);
+            sim_say(sim, " send_errors %lu", (unsigned long)n->send_errors);
         }
-        say(sim, "\n");
+        sim_say(sim, "\n");
         sent += n->sent;
         arrived += n->arrived;
         returned += n->returned;
         errors += n->send_errors;
     }
-    say(sim, "traffic total sent %lu arrived %lu returned %lu send_errors %lu\n", (unsigned long)sent,
+    sim_say(sim, "traffic total sent %lu arrived %lu returned %lu send_errors %lu\n", (unsigned long)sent,
         (unsigned long)arrived, (unsigned long)returned, (unsigned long)errors);
 }
 
 static int usage(const sim_cmd_t *sim)
 {
-    say(sim, "usage: traffic [ADDR COUNT INTERVAL [SIZE]] (COUNT 1..%u, INTERVAL e.g. 10s, SIZE %u..%u, "
+    sim_say(sim, "usage: traffic [ADDR COUNT INTERVAL [SIZE]] (COUNT 1..%u, INTERVAL e.g. 10s, SIZE %u..%u, "
              "default 32)\n",
         SIM_TRAFFIC_COUNT_MAX, SIM_TRAFFIC_SIZE_MIN, SIM_TRAFFIC_SIZE_MAX);
     return -EINVAL;
@@ -270,7 +255,7 @@ int sim_traffic_cmd(sim_traffic_t *traffic, const sim_cmd_t *sim, char *args)
     }
     if (argc == 0) {
         if (!traffic->ran) {
-            say(sim, "traffic: no run yet\n");
+            sim_say(sim, "traffic: no run yet\n");
             return -ENOENT;
         }
         report(traffic, sim);
@@ -287,7 +272,7 @@ int sim_traffic_cmd(sim_traffic_t *traffic, const sim_cmd_t *sim, char *args)
     for (unsigned i = 0; i < traffic->nodes; i++) {
         int res = open_node(&traffic->node[i]);
         if (res < 0) {
-            say(sim, "traffic: node %u: cannot open UDP ports %u and %u (error %d)\n", i + 1u,
+            sim_say(sim, "traffic: node %u: cannot open UDP ports %u and %u (error %d)\n", i + 1u,
                 SIM_TRAFFIC_ECHO_PORT, SIM_TRAFFIC_CLIENT_PORT, res);
             return res;
         }
