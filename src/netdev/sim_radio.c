@@ -63,7 +63,12 @@ static void radio_prepare_tx(tern_sim_radio_t *radio, size_t len)
 /** Can a new frame be sent: nothing on the air, awaited or unreported? */
 static bool radio_tx_idle(const tern_sim_radio_t *radio)
 {
-    return radio->air[TERN_SIM_RADIO_AIR_DATA].state == TERN_RADIO_AIR_IDLE && !radio->ack_waiting &&
+    /* An acknowledgment owed (scheduled aTurnaroundTime after the frame, or
+     * on the air) keeps the transceiver busy too, as in a radio's auto-ACK
+     * mode (IEEE 802.15.4-2006 §7.5.6.4.2): the MAC's CSMA-CA backs off and
+     * tries again, instead of the frame cancelling the acknowledgment. */
+    return radio->air[TERN_SIM_RADIO_AIR_DATA].state == TERN_RADIO_AIR_IDLE &&
+           radio->air[TERN_SIM_RADIO_AIR_ACK].state == TERN_RADIO_AIR_IDLE && !radio->ack_waiting &&
            !radio->tx_result_pending;
 }
 

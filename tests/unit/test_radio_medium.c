@@ -1227,6 +1227,30 @@ static void test_netif__two_stacks_on_one_loop_exchange_frames(void **state)
     }
 }
 
+/* A radio that owes an acknowledgment is busy until it has sent it
+ * (auto-ACK, IEEE 802.15.4-2006 §7.5.6.4.2): a frame of its own offered in
+ * between is refused, not sent instead of the acknowledgment. */
+static void test_send__while_an_ack_is_owed__refused_until_it_is_sent(void **state)
+{
+    (void)state;
+    assert_int_equal(tern_radio_medium_link_set_both(&medium, 0, 1, TERN_RADIO_PRR_ONE, -60), 0);
+    uint8_t f[32];
+    size_t len = frame_short(f, true, 0x31, PAN, 0x0002, 0x0001, 4);
+    assert_int_equal(send_frame(&nodes[0], f, len), (int)len);
+    /* The frame is in at radio 1; its acknowledgment is due aTurnaroundTime later. */
+    run_for(tern_radio_airtime_us(len + TERN_RADIO_FCS_LEN) + TERN_RADIO_TURNAROUND_US / 2u);
+    uint8_t g[32];
+    size_t glen = frame_short(g, false, 0x41, PAN, 0xffff, 0x0002, 4);
+    assert_int_equal(send_frame(&nodes[1], g, glen), -ENOBUFS);
+    run_for(10 * MS);
+    assert_int_equal(tern_sim_radio_stat(&nodes[1].radio, TERN_SIM_RADIO_ACKS_SENT), 1);
+    assert_int_equal(tern_sim_radio_stat(&nodes[1].radio, TERN_SIM_RADIO_ACKS_SKIPPED), 0);
+    assert_int_equal(nodes[0].nlog, 1);
+    assert_int_equal(nodes[0].log[0].event, TERN_NETDEV_EVENT_TX_COMPLETE);
+    /* Afterwards the radio sends again. */
+    assert_int_equal(send_frame(&nodes[1], g, glen), (int)glen);
+}
+
 static const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     T(test_send__prr_one__neighbour_receives_frame_at_its_end),
@@ -1238,6 +1262,7 @@ static const struct CMUnitTest tests[] = {
     T(test_send__ack_request_to_broadcast__nobody_acks),
     T(test_send__two_frames_end_together__first_acked_second_not),
     T(test_send__while_busy__refused_until_outcome_reported),
+    T(test_send__while_an_ack_is_owed__refused_until_it_is_sent),
     T(test_send__from_tx_complete_callback__frames_back_to_back),
     T(test_send__longest_frame__airtime_longer_and_empty_refused),
     T(test_filter__pan_id_and_short_address),
