@@ -155,10 +155,13 @@ _Static_assert(TERN_CONF_NC_SIZE >= 1 && TERN_CONF_NC_SIZE <= 255, "TERN_CONF_NC
 /**
  * Packets queued per neighbor while its address is being resolved (RFC 4861
  * §7.2.2: at least one; "SHOULD be limited to some small value"; on overflow
- * the newest replaces the oldest). Cost: one pointer per slot per entry.
+ * the newest replaces the oldest, counted as nc_queue_dropped). Default 6:
+ * IPv6 fragments before it resolves, so the first datagram to a neighbor is
+ * all its fragments at once, and an 8000-byte one over Ethernet is six.
+ * Cost: one pointer per slot per entry (TERN_CONF_NC_SIZE entries).
  */
 #ifndef TERN_CONF_NC_QUEUE_LEN
-#define TERN_CONF_NC_QUEUE_LEN 2
+#define TERN_CONF_NC_QUEUE_LEN 6
 #endif
 _Static_assert(TERN_CONF_NC_QUEUE_LEN >= 1 && TERN_CONF_NC_QUEUE_LEN <= 16,
                "TERN_CONF_NC_QUEUE_LEN out of range [1, 16]");

@@ -79,6 +79,7 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_PTB_NOT_LOWER] = "ptb_not_lower",
     [TERN_IPV6_DCACHE_EVICTED] = "dcache_evicted",
     [TERN_IPV6_TX_UNRESOLVED] = "tx_unresolved",
+    [TERN_IPV6_NC_QUEUE_DROPPED] = "nc_queue_dropped",
     [TERN_IPV6_FWD_ADDR_UNREACH] = "fwd_addr_unreach",
     [TERN_IPV6_FWD_HBH_DROPPED] = "fwd_hbh_dropped",
     [TERN_IPV6_REACHABLE_RENEWED] = "reachable_renewed",
@@ -513,7 +514,8 @@ static void nc_unreachable(void *ctx, const tern_ipv6_addr_t *addr, tern_pkt_t *
 static void nc_dropped(void *ctx, tern_pkt_t *pkt)
 {
     tern_ipv6_if_t *ipif = ctx;
-    tern_pktbuf_release(ipv6_pktbuf(ipif->ip), pkt);
+    ipv6_count(ipif->ip, TERN_IPV6_NC_QUEUE_DROPPED);
+    tern_pktbuf_release_error(ipv6_pktbuf(ipif->ip), pkt, -ENOBUFS);
 }
 
 static const tern_nc_ops_t nc_ops = { ipv6_ndp_send_ns, nc_transmit, nc_unreachable, nc_dropped };

@@ -108,9 +108,6 @@ def test_node_sends_datagrams_to_linux(tap_node, netns):
     node.finish_clean()
 
 
-@pytest.mark.xfail(strict=True, reason="the fragments of a datagram wait for address resolution in the "
-                   "neighbor cache queue, which keeps TERN_CONF_NC_QUEUE_LEN (2) packets: 4 of 6 are lost, "
-                   "uncounted (src/ipv6/nc.c, nc_dropped in ipv6.c)")
 @pytest.mark.parametrize("executor", ["loop"])  # the same IPv6 code under either executor
 def test_node_sends_a_fragmented_datagram_before_linux_is_resolved(tap_node, netns):
     """The first datagram to a neighbor not yet in the cache is 8000 bytes (six fragments)."""
@@ -121,6 +118,9 @@ def test_node_sends_a_fragmented_datagram_before_linux_is_resolved(tap_node, net
         sock.settimeout(3)
         assert "udp: sent 8000 bytes" in node.run(f"udp send -s {BIG} {LINUX_GLOBAL} 7000")
         assert sock.recv(65535) == pattern(BIG)
+    # The six fragments waited in the neighbor's queue (TERN_CONF_NC_QUEUE_LEN) and none was lost.
+    assert node.stat("ipv6", "nc_queue_dropped") == 0
+    assert node.stat("ipv6", "frag_ok") == 1
 
 
 def test_udp_send_refuses_bad_arguments(tap_node):

@@ -139,6 +139,7 @@ enum {
     TERN_IPV6_PTB_NOT_LOWER,    /**< Packet Too Big without effect: MTU not below the estimate (RFC 8201 §4) */
     TERN_IPV6_DCACHE_EVICTED,   /**< destination cache entries reused for another destination (table full) */
     TERN_IPV6_TX_UNRESOLVED,    /**< our packets dropped: address resolution of the next hop failed (RFC 4861 §7.2.2) */
+    TERN_IPV6_NC_QUEUE_DROPPED, /**< packets dropped: the queue of a neighbor being resolved was full (oldest out, §7.2.2) */
     TERN_IPV6_FWD_ADDR_UNREACH, /**< forwarded packets dropped: resolution failed (Destination Unreachable code 3) */
     TERN_IPV6_FWD_HBH_DROPPED,  /**< forwarded packets dropped by their Hop-by-Hop options (RFC 8200 §4.2, §4.3) */
     TERN_IPV6_REACHABLE_RENEWED, /**< ReachableTime re-randomised on schedule (RFC 4861 §6.3.4) */
