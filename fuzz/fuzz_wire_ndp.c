@@ -99,6 +99,21 @@ static void round_trip_option(const tern_ndp_opt_t *opt)
         require(tern_ndp_opt_rdnss_addr(&rdnss, rdnss.count, &a) == -EINVAL);
         break;
     }
+    case TERN_NDP_OPT_ROUTE_INFO: {
+        tern_ndp_opt_route_info_t rio;
+        tern_ndp_opt_route_info_t back;
+        if (tern_ndp_opt_route_info_parse(&rio, opt) < 0) {
+            break;
+        }
+        /* RFC 4191 §2.3: emitted at the shortest length, which is never longer than the one parsed. */
+        int n = tern_ndp_opt_route_info_emit(&rio, opt_out, sizeof(opt_out));
+        require(n >= 8 && (size_t)n <= opt->len && (size_t)n == tern_ndp_opt_route_info_len(rio.prefix_len));
+        tern_ndp_opt_t again = { .type = opt_out[0], .data = opt_out, .len = (size_t)n };
+        require(tern_ndp_opt_route_info_parse(&back, &again) == 0);
+        require(rio.prefix_len == back.prefix_len && rio.preference == back.preference &&
+                rio.lifetime == back.lifetime && memcmp(rio.prefix.u8, back.prefix.u8, 16) == 0);
+        break;
+    }
     default:
         /* Unknown (or not yet parsed, e.g. ARO): skipped, §4.6. */
         break;

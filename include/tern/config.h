@@ -71,6 +71,105 @@ _Static_assert((TERN_CONF_MODULE_QUEUE_LEN & (TERN_CONF_MODULE_QUEUE_LEN - 1)) =
 _Static_assert(TERN_CONF_TRACE_LEN >= 1 && TERN_CONF_TRACE_LEN <= 65535,
                "TERN_CONF_TRACE_LEN out of range [1, 65535]");
 
+/* ---------------------------------------------------------------- counter names */
+
+/**
+ * Keep the names of the drop counters (1) for the shell's `stats` and the
+ * RPL status, or leave them out (0): the counters still count and `stats`
+ * prints them by number (`#3`), in the order of each module's enum
+ * (TERN_IPV6_..., include/tern/ipv6/ipv6.h and the others). Cost when on:
+ * 3.3 KiB of read-only strings and tables in the 6LoWPAN host footprint
+ * image, 4 KiB in the router one (the IPv6 module's alone are 2.4 KiB). Default 1. No #if in the modules: they pass
+ * their tables through TERN_STATS_NAMES() (tern/stats.h).
+ */
+#ifndef TERN_CONF_STATS_NAMES
+#define TERN_CONF_STATS_NAMES 1
+#endif
+_Static_assert(TERN_CONF_STATS_NAMES == 0 || TERN_CONF_STATS_NAMES == 1, "TERN_CONF_STATS_NAMES must be 0 or 1");
+
+/* ---------------------------------------------------------------- feature switches (issue 6) */
+
+/*
+ * Compile-time feature switches: 1 builds the feature (the default, every
+ * one on: the full stack the tests exercise), 0 leaves its code out of the
+ * image. A switch that removes source files from the libraries MUST be set
+ * through CMake (the cache variable of the same name, docs/BUILDING.md),
+ * which both defines it and leaves the files out; set only with -D or in
+ * TERN_CONF_USER_HEADER, the file's definitions clash with the inline
+ * stubs that replace them (a compile error, not a silent mix). Disabled
+ * features keep their API: the functions become inline no-ops or answer
+ * -ENOTSUP (STYLE 6), so callers need no #if.
+ */
+
+/**
+ * IPv6 router functions (RFC 4861 §6.2 router NDP: Router Advertisements,
+ * answers to Router Solicitations, all-routers group; RFC 6775 §6/§8 the
+ * 6LoWPAN router: registration table, RA options; RFC 8200 §3 forwarding;
+ * RFC 6554 §4.2 Source Routing Header processing and insertion).
+ * 0: a host image; tern_ipv6_set_router() and the ROUTER, ROUTE_ADD/DEL and
+ * SOURCE_ROUTER options answer -ENOTSUP. Removes src/ipv6/forward.c and
+ * src/ipv6/srh.c (set through CMake) and the router branches of
+ * ndp_router.c, ndp_6lo.c and icmpv6_ndp.c (constant-folded). Needed by RPL
+ * (a RPL router or root is an IPv6 router). Default 1. Saves about 9 KiB
+ * of Cortex-M3 code in a 6LoWPAN host image (bench/footprint).
+ */
+#ifndef TERN_CONF_IPV6_ROUTER
+#define TERN_CONF_IPV6_ROUTER 1
+#endif
+_Static_assert(TERN_CONF_IPV6_ROUTER == 0 || TERN_CONF_IPV6_ROUTER == 1, "TERN_CONF_IPV6_ROUTER must be 0 or 1");
+
+/**
+ * MLDv2 listener with MLDv1 compatibility (RFC 3810, RFC 2710; src/ipv6/mld.c).
+ * 0: no Multicast Listener Reports are sent and Queries are ignored (counted
+ * as icmp_unhandled); the interface still receives the groups it joined
+ * (the local filter stays). Leaving MLD out is fine on links without
+ * multicast routers or snooping switches, which is every 6LoWPAN link: there
+ * RFC 6775 replaces multicast-based ND by unicast registration and a 6LR
+ * learns nothing from MLD (multicast listener registration on 6LoWPAN is
+ * RFC 9685's EARO extension, not MLD). Keep it on Ethernet or Wi-Fi links
+ * with MLD-snooping switches (RFC 4541), where a silent listener loses its
+ * multicast. Removes src/ipv6/mld.c (set through CMake; src/ipv6/mld_none.c
+ * replaces it). Default 1. Saves about 2.8 KiB of Cortex-M3 code.
+ */
+#ifndef TERN_CONF_IPV6_MLD
+#define TERN_CONF_IPV6_MLD 1
+#endif
+_Static_assert(TERN_CONF_IPV6_MLD == 0 || TERN_CONF_IPV6_MLD == 1, "TERN_CONF_IPV6_MLD must be 0 or 1");
+
+/**
+ * IPv6-layer fragmentation of packets we originate (RFC 8200 §4.5, sender
+ * side; src/ipv6/frag.c). 0: a packet larger than the path MTU is not sent
+ * (-EMSGSIZE, counted as frag_fail). Fine when every link's MTU is at least
+ * 1280 and the applications send at most 1280 - 48 bytes of UDP payload: an
+ * IPv6 node need not send more than the minimum MTU (RFC 8200 §5: "a node
+ * must be able to ... send packets as large as 1280 octets"; larger
+ * packets are an upper layer's choice), and 6LoWPAN fragments the 1280-byte
+ * datagram itself (RFC 4944 §5.3). Reassembly is NOT switched off with it:
+ * RFC 8200 §5 "A node must be able to accept a fragmented packet that,
+ * after reassembly, is as large as 1500 octets", so src/ipv6/reass.c stays.
+ * Removes src/ipv6/frag.c (set through CMake). Default 1. Saves about 0.7 KiB.
+ */
+#ifndef TERN_CONF_IPV6_FRAG
+#define TERN_CONF_IPV6_FRAG 1
+#endif
+_Static_assert(TERN_CONF_IPV6_FRAG == 0 || TERN_CONF_IPV6_FRAG == 1, "TERN_CONF_IPV6_FRAG must be 0 or 1");
+
+/**
+ * Destination cache (RFC 4861 §5.1; src/ipv6/dcache.c): next hops learnt from
+ * Redirects (§8.3) and Path MTUs learnt from Packet Too Big (RFC 8201 §4).
+ * 0: Redirects and Packet Too Big messages are counted as icmp_unhandled and
+ * change nothing (RFC 4861 §8.3: a host SHOULD, not MUST, act on a Redirect),
+ * and our packets are at most 1280 bytes on every path (RFC 8201 §1: "a node
+ * not implementing Path MTU Discovery MUST use the IPv6 minimum link MTU");
+ * a 6LoWPAN link's MTU is 1280 anyway (RFC 4944 §4). The table keeps
+ * TERN_CONF_IPV6_DCACHE_SIZE empty entries (set it to 1). Removes
+ * src/ipv6/dcache.c (set through CMake). Default 1. Saves about 1.2 KiB.
+ */
+#ifndef TERN_CONF_IPV6_DCACHE
+#define TERN_CONF_IPV6_DCACHE 1
+#endif
+_Static_assert(TERN_CONF_IPV6_DCACHE == 0 || TERN_CONF_IPV6_DCACHE == 1, "TERN_CONF_IPV6_DCACHE must be 0 or 1");
+
 /* ---------------------------------------------------------------- netif */
 
 /** Longest link-layer address an interface can have, in bytes (EUI-64). */
@@ -228,6 +327,19 @@ _Static_assert(TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL >= 4 && TERN_CONF_IPV6_MAX_RT
 _Static_assert(TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL >= 3 &&
                    TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL * 4 <= TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL * 3,
                "TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL out of range [3, 0.75 x Max] (RFC 4861 §6.2.1)");
+
+/**
+ * Router mode: routes a router advertises per interface in Route Information
+ * options of its RAs (RFC 4191 §2.3; set with TERN_NETOPT_IPV6_ROUTE_INFO_ADD,
+ * `ifconfig IF route-info add`). Default 2: a border router announces its
+ * mesh prefix on its Ethernet side, with room for one more. Cost: 24 B each
+ * per IPv6 interface (TERN_CONF_IPV6_IFS), and up to 24 B per route in each RA.
+ */
+#ifndef TERN_CONF_IPV6_ROUTE_INFO
+#define TERN_CONF_IPV6_ROUTE_INFO 2u
+#endif
+_Static_assert(TERN_CONF_IPV6_ROUTE_INFO >= 1 && TERN_CONF_IPV6_ROUTE_INFO <= 32,
+               "TERN_CONF_IPV6_ROUTE_INFO out of range [1, 32]");
 
 /**
  * IPv6 datagrams reassembled at the same time (RFC 8200 §4.5), keyed by
@@ -645,6 +757,31 @@ _Static_assert(TERN_CONF_SIXLOWPAN_HEADERS_MAX >= 48 && TERN_CONF_SIXLOWPAN_HEAD
 _Static_assert(TERN_CONF_RPL_IFS >= 1 && TERN_CONF_RPL_IFS <= 16, "TERN_CONF_RPL_IFS out of range [1, 16]");
 
 /**
+ * Routes that failed (RPL Option forwarding errors, RFC 6550 §11.2.2.3) the
+ * IPv6 module can report to RPL between two turns of the RPL module.
+ * Default 4; when full, later reports are counted as rpi_events_lost (the
+ * FIB route is gone anyway; RPL's copy then runs out with its lifetime).
+ * Cost: 16 B each.
+ */
+#ifndef TERN_CONF_RPL_RPI_EVENTS
+#define TERN_CONF_RPL_RPI_EVENTS 4
+#endif
+_Static_assert(TERN_CONF_RPL_RPI_EVENTS >= 1 && TERN_CONF_RPL_RPI_EVENTS <= 64,
+               "TERN_CONF_RPL_RPI_EVENTS out of range [1, 64]");
+
+/**
+ * RPL Option type a Tern root announces (RFC 9008 §4.3): 0 = 0x63 (RFC 6553,
+ * what RFC 6553-only nodes understand), 1 = 0x23. Tern nodes follow the
+ * root's DODAG Configuration option. Default 0; the root removes the option
+ * from packets leaving the RPL domain either way (docs/RPL.md, "Loop detection").
+ */
+#ifndef TERN_CONF_RPL_RPI_TYPE_RFC9008
+#define TERN_CONF_RPL_RPI_TYPE_RFC9008 0
+#endif
+_Static_assert(TERN_CONF_RPL_RPI_TYPE_RFC9008 == 0 || TERN_CONF_RPL_RPI_TYPE_RFC9008 == 1,
+               "TERN_CONF_RPL_RPI_TYPE_RFC9008 must be 0 or 1");
+
+/**
  * Parent candidates kept per node (RFC 6550 §8.2.1: the parent set is a
  * subset of the DODAG's candidate neighbors). Default 4: a grid node hears
  * up to four neighbors closer to the root. When full, a new candidate
@@ -729,6 +866,25 @@ _Static_assert(TERN_CONF_RPL_MAX_RANK_INCREASE >= 0 && TERN_CONF_RPL_MAX_RANK_IN
 _Static_assert(TERN_CONF_RPL_OCP == 0 || TERN_CONF_RPL_OCP == 1, "TERN_CONF_RPL_OCP must be 0 or 1");
 
 /**
+ * Objective functions built (feature switches, set through CMake like the
+ * others, see "feature switches" above): OF0 (RFC 6552, src/rpl/of0.c) and
+ * MRHOF (RFC 6719, src/rpl/mrhof.c). A node joins only DODAGs whose OCP it
+ * has (a DIO with another is counted as ocp_unsupported, RFC 6550 §18.5);
+ * a root announces TERN_CONF_RPL_OCP and computes no rank from parents,
+ * so a root-only image needs neither (saves 0.4 KiB of code for OF0, 0.6 KiB
+ * for MRHOF).
+ * Default 1 and 1.
+ */
+#ifndef TERN_CONF_RPL_OF0
+#define TERN_CONF_RPL_OF0 1
+#endif
+#ifndef TERN_CONF_RPL_MRHOF
+#define TERN_CONF_RPL_MRHOF 1
+#endif
+_Static_assert((TERN_CONF_RPL_OF0 == 0 || TERN_CONF_RPL_OF0 == 1) && (TERN_CONF_RPL_MRHOF == 0 || TERN_CONF_RPL_MRHOF == 1),
+               "TERN_CONF_RPL_OF0 and TERN_CONF_RPL_MRHOF must be 0 or 1");
+
+/**
  * Route lifetimes a root announces (§6.7.6): Default Lifetime in units of
  * Lifetime Unit seconds. Default 30 x 60 s: DAOs are refreshed at half of
  * it, so a route outlives one lost refresh.
@@ -804,13 +960,20 @@ _Static_assert(TERN_CONF_RPL_MOP == 1 || TERN_CONF_RPL_MOP == 2, "TERN_CONF_RPL_
  * full, new targets are refused (counted as route_table_full). Default 64:
  * tern-sim's largest mesh. Cost: 48 B each in every RPL module (and in
  * tern_rpl_state_t); only a root fills them, so nodes that never root can
- * set 1.
+ * set 1. 0 (a feature switch: set it through CMake, see "feature switches"
+ * above) leaves the table and the root's non-storing code out
+ * (src/rpl/nonstoring.c, about 1 KiB): a root then source-routes nothing
+ * and a non-storing DODAG has no downward routes, so build it only for
+ * storing-mode networks; a non-storing node (not root) still announces its
+ * parent (nonstoring_node.c).
  */
 #ifndef TERN_CONF_RPL_NS_LINKS
 #define TERN_CONF_RPL_NS_LINKS 64
 #endif
-_Static_assert(TERN_CONF_RPL_NS_LINKS >= 1 && TERN_CONF_RPL_NS_LINKS <= 4096,
-               "TERN_CONF_RPL_NS_LINKS out of range [1, 4096]");
+_Static_assert(TERN_CONF_RPL_NS_LINKS >= 0 && TERN_CONF_RPL_NS_LINKS <= 4096,
+               "TERN_CONF_RPL_NS_LINKS out of range [0, 4096]");
+_Static_assert(TERN_CONF_RPL_NS_LINKS > 0 || TERN_CONF_RPL_MOP == 2,
+               "TERN_CONF_RPL_NS_LINKS 0 (no non-storing root) needs TERN_CONF_RPL_MOP 2 (storing)");
 
 /**
  * Longest source route, in hops from the root (the first hop included), that

@@ -72,6 +72,13 @@ typedef struct {
  * if asked), -EHOSTUNREACH (no acknowledgment after every retry), -EBUSY
  * (channel access failure), -ETIMEDOUT (the device reported nothing within
  * TERN_CONF_NETIF_TX_TIMEOUT_MS), or the device's send() error.
+ *
+ * A device that does CSMA-CA and retransmissions itself (TERN_NETOPT_HW_CSMA_RETRIES,
+ * e.g. the extended operating mode of AT86RF2xx radios) keeps the FIFO and the
+ * one frame in flight, but the interface hands it each frame at once and takes
+ * its outcome as final: TX_NOACK is -EHOSTUNREACH (counted as max_retries + 1
+ * transmissions), TX_MEDIUM_BUSY is -EBUSY. Devices that do not answer the
+ * option get the software CSMA-CA and retries above.
  */
 typedef struct {
     uint8_t max_retries;        /**< retransmissions after TX_NOACK (macMaxFrameRetries, 0..7) */
@@ -207,6 +214,7 @@ struct tern_netif {
     uint8_t tx_nb;                         /**< CSMA-CA NB: busy channels of this attempt */
     uint8_t tx_be;                         /**< CSMA-CA BE: backoff exponent */
     uint8_t tx_event;                      /**< outcome the device reported, not yet handled (0: none) */
+    bool tx_hw_csma;                       /**< the device does CSMA-CA and retries (TERN_NETOPT_HW_CSMA_RETRIES) */
     tern_pkt_t *tx_frame;                  /**< the frame in progress (link header on), or NULL */
     tern_netif_hdr_t tx_hdr;               /**< its interface header, for the status hook */
     uint64_t tx_deadline_us;               /**< end of the backoff, or of the wait for the outcome */

@@ -110,6 +110,25 @@ typedef enum {
      *  context ignored): RPL's non-storing root (RFC 6550 §9.7, RFC 6554).
      *  Value: tern_ipv6_source_router_t (ipv6/srh.h). */
     TERN_NETOPT_IPV6_SOURCE_ROUTER,
+    /** RPL's data-plane state for the RPL Packet Information (SET on the IPv6 module, context
+     *  ignored; RFC 6553, RFC 6550 §11.2). Value: tern_ipv6_rpl_state_t (ipv6/rpi.h). */
+    TERN_NETOPT_IPV6_RPL_STATE,
+    /** Advertise a route in the Route Information option of the RAs of an interface (SET on
+     *  the IPv6 module; context: interface index; RFC 4191 §2.3). Value: tern_ipv6_route_info_t
+     *  (ipv6/ipv6.h); the same prefix and length again replace the entry. -ENOSPC when
+     *  TERN_CONF_IPV6_ROUTE_INFO are set, -EINVAL for a bad length or preference. */
+    TERN_NETOPT_IPV6_ROUTE_INFO_ADD,
+    /** Stop advertising a route (SET on the IPv6 module; context: interface index). Value:
+     *  tern_ipv6_route_info_t (prefix and length used). -ENOENT when not advertised. */
+    TERN_NETOPT_IPV6_ROUTE_INFO_DEL,
+    /** The routes advertised on an interface (GET on the IPv6 module; context: interface
+     *  index). Value: tern_ipv6_route_info_list_t (ipv6/ipv6.h). */
+    TERN_NETOPT_IPV6_ROUTE_INFO,
+    /** The device does CSMA-CA and retransmissions itself (GET on a device; the interface
+     *  asks once, when it is added): the outcome it reports for a frame is final, and an
+     *  interface with a tx_policy skips its software backoff and retries (netif.h,
+     *  tern_netif_tx_policy_t). Value: uint8_t, 1 = yes; 0 or -ENOTSUP = no. */
+    TERN_NETOPT_HW_CSMA_RETRIES,
     /** Number of options; not an option. */
     TERN_NETOPT_NUMOF
 } tern_netopt_t;

@@ -10,13 +10,24 @@
 #ifndef TERN_STATS_H
 #define TERN_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "tern/config.h"
+
+/**
+ * The counter name table @p table of a group, or NULL when the names are
+ * compiled out (TERN_CONF_STATS_NAMES 0, config.h): then the table is
+ * unreferenced and the linker's --gc-sections drops it. Use it where a
+ * module sets tern_stats_group_t::names.
+ */
+#define TERN_STATS_NAMES(table) (TERN_CONF_STATS_NAMES ? (table) : NULL)
 
 /** A group of counters of one module. */
 typedef struct tern_stats_group {
     struct tern_stats_group *next;  /**< stack's list */
     const char *name;               /**< group name, e.g. "netapi" or an interface name */
-    const char *const *names;       /**< @ref count counter names */
+    const char *const *names;       /**< @ref count counter names; NULL: compiled out (TERN_STATS_NAMES()) */
     const uint32_t *values;         /**< @ref count counter values */
     uint8_t count;                  /**< number of counters */
 } tern_stats_group_t;

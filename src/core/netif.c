@@ -304,11 +304,19 @@ static void netif_csma_backoff(tern_netif_t *netif)
     netif_tx_wait(netif, NETIF_TX_BACKOFF, (uint64_t)periods * policy->backoff_period_us);
 }
 
-/** A new channel access for the frame: NB = 0, BE = macMinBE (§7.5.1.4, step (1)). */
+/**
+ * A new channel access for the frame: NB = 0, BE = macMinBE (§7.5.1.4, step
+ * (1)); a device that does CSMA-CA itself gets the frame at once.
+ */
 static void netif_csma_start(tern_netif_t *netif)
 {
     netif->tx_nb = 0;
     netif->tx_be = netif->link->tx_policy->min_be;
+    if (netif->tx_hw_csma) {
+        netif->tx_state = NETIF_TX_BACKOFF;
+        netif->tx_deadline_us = 0; /* over: netif_tx_poll() attempts on this turn */
+        return;
+    }
     netif_csma_backoff(netif);
 }
 
@@ -353,11 +361,16 @@ static void netif_csma_busy(tern_netif_t *netif)
 /** Backoff over: hand the frame to the device (its CCA is step (3) of §7.5.1.4). */
 static void netif_tx_attempt(tern_netif_t *netif)
 {
-    /* In flight before send(): a device that reports from inside send() is noted too. */
+    /* In flight before send(): a device that reports from inside send() is noted too
+     * (outcomes are noted only on the interface's turn, netif_event_cb()). */
     netif->tx_event = 0;
-    netif_tx_wait(netif, NETIF_TX_IN_FLIGHT, (uint64_t)TERN_CONF_NETIF_TX_TIMEOUT_MS * 1000u);
+    netif->tx_state = NETIF_TX_IN_FLIGHT;
     int res = netif_transmit(netif, netif->tx_frame);
     if (res >= 0) {
+        if (netif->tx_event == 0u) {
+            /* No outcome yet: wait for it, TERN_CONF_NETIF_TX_TIMEOUT_MS at most. */
+            netif_tx_wait(netif, NETIF_TX_IN_FLIGHT, (uint64_t)TERN_CONF_NETIF_TX_TIMEOUT_MS * 1000u);
+        }
         return;
     }
     netif->tx_event = 0;
@@ -380,6 +393,13 @@ static void netif_tx_outcome(tern_netif_t *netif, tern_netdev_event_t event)
         netif_tx_finish(netif, 0);
         break;
     case TERN_NETDEV_EVENT_TX_NOACK:
+        if (netif->tx_hw_csma) {
+            /* The device retransmitted up to its macMaxFrameRetries already. */
+            netif->tx_transmissions = (uint8_t)(policy->max_retries + 1u);
+            tern_count(&netif->counters[TERN_NETIF_TX_NOACK]);
+            netif_tx_finish(netif, -EHOSTUNREACH);
+            break;
+        }
         /* IEEE 802.15.4-2006 §7.5.6.4.3: retransmit (same frame, same sequence
          * number) up to macMaxFrameRetries times, each after CSMA-CA. */
         netif->tx_transmissions++;
@@ -392,6 +412,12 @@ static void netif_tx_outcome(tern_netif_t *netif, tern_netdev_event_t event)
         }
         break;
     default: /* TERN_NETDEV_EVENT_TX_MEDIUM_BUSY */
+        if (netif->tx_hw_csma) {
+            /* Channel access failure after the device's own backoffs (§7.5.1.4 step (5)). */
+            tern_count(&netif->counters[TERN_NETIF_TX_CHANNEL_BUSY]);
+            netif_tx_finish(netif, -EBUSY);
+            break;
+        }
         netif_csma_busy(netif);
         break;
     }
@@ -697,6 +723,9 @@ int tern_netif_add_ctx(tern_stack_t *stack, tern_netif_t *netif, const char *nam
     }
     res = dev->driver->get(dev, TERN_NETOPT_ADDRESS, netif->l2addr, sizeof(netif->l2addr));
     netif->l2addr_len = (res > 0) ? (uint8_t)res : 0u;
+    uint8_t hw_csma = 0;
+    netif->tx_hw_csma = dev->driver->get(dev, TERN_NETOPT_HW_CSMA_RETRIES, &hw_csma, sizeof(hw_csma)) ==
+                            (int)sizeof(hw_csma) && hw_csma == 1u;
 
     netif->index = (uint16_t)(stack->netif_count + 1u);
     res = tern_stack_add_module(stack, &netif->module);
@@ -711,7 +740,7 @@ int tern_netif_add_ctx(tern_stack_t *stack, tern_netif_t *netif, const char *nam
     *link_ptr = netif;
 
     netif->stats_group.name = netif->name;
-    netif->stats_group.names = netif_counter_names;
+    netif->stats_group.names = TERN_STATS_NAMES(netif_counter_names);
     netif->stats_group.values = netif->counters;
     netif->stats_group.count = TERN_NETIF_STAT_NUMOF;
     tern_stack_add_stats(stack, &netif->stats_group);

@@ -16,8 +16,9 @@
  *
  * Allocated chunks carry no header. A snip is two chunks: its descriptor
  * (sizeof(tern_pkt_t) rounded up to units) and its data (size rounded up to
- * units; none when size is 0, data NULL). The allocator knows a chunk's extent
- * only from the snip that owns it, by this rule:
+ * units; none when size is 0, data NULL), taken together from one free chunk
+ * (descriptor first) when one holds both, and then given back together. The
+ * allocator knows a chunk's extent only from the snip that owns it, by this rule:
  *
  *   Range ownership: a snip whose data is [a, a + size) owns the units
  *   [floor(a), ceil(a + size)), and freeing the snip frees exactly those.
@@ -135,9 +136,9 @@ static void chunk_take_front(tern_pktbuf_t *pb, uint32_t prev, uint32_t offset, 
 
 /**
  * First fit: allocate @p bytes (a non-zero multiple of UNIT).
- * @return the chunk's offset; NO_CHUNK when nothing fits (counted in alloc_fail).
+ * @return the chunk's offset; NO_CHUNK when nothing fits (not counted).
  */
-static uint32_t arena_alloc(tern_pktbuf_t *pb, uint32_t bytes)
+static uint32_t arena_try_alloc(tern_pktbuf_t *pb, uint32_t bytes)
 {
     uint32_t prev = NO_CHUNK;
     uint32_t offset = pb->free_head;
@@ -150,8 +151,17 @@ static uint32_t arena_alloc(tern_pktbuf_t *pb, uint32_t bytes)
         prev = offset;
         offset = chunk.next;
     }
-    pb->stats.alloc_fail++;
     return NO_CHUNK;
+}
+
+/** arena_try_alloc(), a failure counted in alloc_fail. */
+static uint32_t arena_alloc(tern_pktbuf_t *pb, uint32_t bytes)
+{
+    uint32_t offset = arena_try_alloc(pb, bytes);
+    if (offset == NO_CHUNK) {
+        pb->stats.alloc_fail++;
+    }
+    return offset;
 }
 
 /**
@@ -220,11 +230,17 @@ static void data_free(tern_pktbuf_t *pb, void *data, size_t size)
     arena_free(pb, start, end - start);
 }
 
-/** Free a snip's data and its descriptor. */
+/** Free a snip's data and its descriptor (in one go when they are adjacent, see snip_alloc()). */
 static void snip_free(tern_pktbuf_t *pb, tern_pkt_t *snip)
 {
+    uint32_t desc = offset_of(pb, snip);
+    if (snip->data != NULL && snip->size != 0 && offset_of(pb, snip->data) == desc + DESC_BYTES) {
+        uint32_t end = unit_ceil(desc + DESC_BYTES + (uint32_t)snip->size);
+        arena_free(pb, desc, end - desc);
+        return;
+    }
     data_free(pb, snip->data, snip->size);
-    arena_free(pb, offset_of(pb, snip), DESC_BYTES);
+    arena_free(pb, desc, DESC_BYTES);
 }
 
 /**
@@ -234,12 +250,20 @@ static void snip_free(tern_pktbuf_t *pb, tern_pkt_t *snip)
  */
 static tern_pkt_t *snip_alloc(tern_pktbuf_t *pb, size_t size)
 {
-    uint32_t desc = arena_alloc(pb, DESC_BYTES);
+    void *data = NULL;
+    /* The descriptor and the data from one chunk when one holds both (one walk
+     * of the free list, not two): still two ranges, each freed on its own
+     * (range ownership). Else each where it fits. */
+    uint32_t desc = (size != 0) ? arena_try_alloc(pb, DESC_BYTES + unit_ceil((uint32_t)size)) : NO_CHUNK;
+    if (desc != NO_CHUNK) {
+        data = pb->arena + desc + DESC_BYTES;
+    } else {
+        desc = arena_alloc(pb, DESC_BYTES);
+    }
     if (desc == NO_CHUNK) {
         return NULL;
     }
-    void *data = NULL;
-    if (size != 0) {
+    if (size != 0 && data == NULL) {
         uint32_t offset = arena_alloc(pb, unit_ceil((uint32_t)size));
         if (offset == NO_CHUNK) {
             arena_free(pb, desc, DESC_BYTES);

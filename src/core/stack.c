@@ -32,7 +32,7 @@ int tern_stack_init(tern_stack_t *stack, const char *name, tern_executor_t *exec
     tern_netreg_init(&stack->netreg, &exec->lock);
     tern_trace_init(&stack->trace);
     stack->netapi_group.name = "netapi";
-    stack->netapi_group.names = netapi_drop_names;
+    stack->netapi_group.names = TERN_STATS_NAMES(netapi_drop_names);
     stack->netapi_group.values = stack->netapi_drops;
     stack->netapi_group.count = TERN_NETAPI_DROP_NUMOF;
     tern_stack_add_stats(stack, &stack->netapi_group);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "tern/div64.h"
 #include "tern/ipv6/addrs.h"
 
 #define NO_DEADLINE UINT64_MAX
@@ -181,7 +182,7 @@ int tern_ipv6_addrs_slaac(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *prefix, 
         a->state = TERN_IPV6_ADDR_PREFERRED;
     }
     uint64_t remaining_s = (a->valid_until == NO_DEADLINE) ? UINT64_MAX
-                           : (a->valid_until > now_us)   ? (a->valid_until - now_us) / 1000000u
+                           : (a->valid_until > now_us)   ? tern_udiv64(a->valid_until - now_us, 1000000u, NULL)
                                                          : 0u;
     if (valid_s > TWO_HOURS_S || (uint64_t)valid_s > remaining_s) {
         a->valid_until = lifetime_end(valid_s, now_us);

@@ -8,6 +8,8 @@
 
 #include "tern/ipv6/dcache.h"
 
+_Static_assert(TERN_CONF_IPV6_DCACHE, "dcache.c is left out of the build when TERN_CONF_IPV6_DCACHE is 0 (set it through CMake)");
+
 #define NO_DEADLINE UINT64_MAX
 
 void tern_dcache_init(tern_dcache_t *dc)

@@ -18,8 +18,9 @@
  * Hop-by-Hop options (RFC 8200 §4.3): "may be examined or processed by any
  * node along a packet's delivery path"; RFC 8200 expects a node to do so
  * only when configured to. Tern's choice: a router processes them, with
- * the rules a destination applies (ipv6_options_check(), §4.2): padding
- * and Router Alert are known and skipped, an unknown option acts on its two
+ * the rules a destination applies (ipv6_options_check(), §4.2): padding,
+ * Router Alert and the RPL Option (RFC 6553; checked and updated after the
+ * route is chosen, rpi.c) are known, an unknown option acts on its two
  * high bits (skip; discard; discard with Parameter Problem code 2). Reason:
  * on the links Tern is for, options are meant for the routers on the path
  * and choose their type bits for them (e.g. RFC 6553's RPL Option, type
@@ -33,9 +34,16 @@
  * failed is answered with Destination Unreachable code 3 (RFC 4861 §7.2.2,
  * ipv6_icmpv6_error_unresolved()).
  *
- * Not done: sending Redirects (RFC 4861 §8.2), multicast routing,
- * delivering a packet for an address of another of our interfaces (it is
- * counted as not for us, as before).
+ * A packet for a (not link-local) address of another of our interfaces is
+ * not forwarded: the receive path delivers it (RFC 1122 §3.3.4.2, counted
+ * as rx_other_if). A packet reaching this function for one of our
+ * addresses anyway (a duplicate or tentative one, or after a Source
+ * Routing Header named it) is counted as not for us.
+ *
+ * A node with a source route provider (RPL's non-storing root) tunnels the
+ * packets it forwards along the provider's routes (tunnel.c, RFC 6554 §4.1).
+ *
+ * Not done: sending Redirects (RFC 4861 §8.2), multicast routing.
  */
 #include <errno.h>
 #include <string.h>
@@ -112,6 +120,17 @@ void ipv6_forward_via(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t paylo
                0);
         return;
     }
+    /* RFC 6554 §4.1, RFC 9008 §7: a source route provider's route first;
+     * longer than one hop, the packet goes on inside a tunnel (tunnel.c). */
+    tern_ipv6_addr_t tunnel_hop;
+    if (out == NULL) {
+        if (ipv6_tunnel_forward(ip, hdr, payload_len, pkt, &out, &tunnel_hop) == 1) {
+            return;
+        }
+        if (out != NULL) {
+            via = &tunnel_hop; /* the provider's one-hop route: the neighbor */
+        }
+    }
     /* RFC 4861 §5.2: longest prefix match; RFC 4443 §3.1 code 0 without a route. */
     const tern_fib_route_t *r = (out == NULL) ? tern_fib_lookup(&ip->fib, &hdr->dst, ipv6_now(ip)) : NULL;
     if (out == NULL && r != NULL) {
@@ -119,6 +138,15 @@ void ipv6_forward_via(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t paylo
     }
     if (out == NULL) {
         refuse(ip, pkt, TERN_IPV6_FWD_NO_ROUTE, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_NO_ROUTE, 0);
+        return;
+    }
+    tern_ipv6_addr_t next_hop = (via != NULL)                                            ? *via
+                                : (r == NULL || tern_ipv6_addr_is_unspecified(&r->next_hop)) ? hdr->dst
+                                                                                             : r->next_hop;
+    /* RFC 6550 §11.2, RFC 6553 §4: the RPL Option, checked and updated in
+     * place, or removed leaving the RPL domain (rpi.c). */
+    tern_ipv6_repr_t fwd = *hdr;
+    if (ipv6_rpi_forward(ip, pkt, &fwd, &payload_len, &out, &next_hop, via != NULL) < 0) {
         return;
     }
     /* RFC 8200 §5, RFC 4443 §3.2: routers do not fragment; Packet Too Big
@@ -129,15 +157,11 @@ void ipv6_forward_via(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t paylo
         refuse(ip, pkt, TERN_IPV6_FWD_TOO_BIG, TERN_ICMPV6_PACKET_TOO_BIG, 0, mtu);
         return;
     }
-    tern_ipv6_addr_t next_hop = (via != NULL)                                            ? *via
-                                : (r == NULL || tern_ipv6_addr_is_unspecified(&r->next_hop)) ? hdr->dst
-                                                                                             : r->next_hop;
     /* Link padding goes; the head snip is private (the receive path made it so). */
     if (pkt->size > len && tern_pktbuf_realloc_data(pb, pkt, len) < 0) {
         refuse(ip, pkt, TERN_IPV6_RX_NOMEM, 0, 0, 0);
         return;
     }
-    tern_ipv6_repr_t fwd = *hdr;
     fwd.hop_limit = (uint8_t)(hdr->hop_limit - 1u);
     (void)tern_ipv6_emit(&fwd, pkt->data, pkt->size);
     /* [IPV6, NETIF (in)] becomes [NETIF (out), IPV6]. */

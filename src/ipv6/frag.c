@@ -12,11 +12,16 @@
  * link MTU. A Packet Too Big reporting less than 1280 changes nothing
  * (RFC 8201 §4: it is discarded), so no packet gets a Fragment header
  * without being fragmented (RFC 8021 deprecated those atomic fragments).
- * Forwarded packets are never fragmented (RFC 8200 §5, forward.c).
+ * Forwarded packets are never fragmented (RFC 8200 §5, forward.c); a tunnel
+ * packet the root builds around one is its own (RFC 2473 §7.1, tunnel.c).
  *
- * No extension headers are originated here, so the unfragmentable part is
- * the IPv6 header alone. Each fragment is [Fragment header, slice], sent
- * through ipv6_output() (address resolution as any packet). Fragments are
+ * ipv6_frag_split() cuts; its caller names the unfragmentable part's length
+ * and sends each fragment. For our packets (ipv6_frag_output()) that part
+ * is the IPv6 header and the RPL Option's Hop-by-Hop header; each fragment
+ * is [Fragment header, slice], sent through ipv6_output() (which adds
+ * them, and address resolution as any packet). For a tunnel packet it is
+ * also the Source Routing Header (RFC 8200 §4.5: the headers routers on
+ * the way process), which tunnel.c puts before each fragment. Fragments are
  * cut from the end of the payload and sent at once, last first (RFC 8200
  * §4.5 sets no order; the receiver learns the length from the first one it
  * gets and can size its buffer once). A contiguous payload held alone is
@@ -30,22 +35,9 @@
 
 #include "ipv6_internal.h"
 
-uint16_t ipv6_link_mtu(const tern_ipv6_if_t *ipif)
-{
-    /* RFC 4861 §6.3.4: an RA's MTU option (already checked <= the interface's). */
-    uint16_t mtu = (ipif->rd.link_mtu != 0) ? ipif->rd.link_mtu : ipif->netif->mtu;
-    return (mtu != 0) ? mtu : UINT16_MAX; /* a device that does not tell: no limit known */
-}
+_Static_assert(TERN_CONF_IPV6_FRAG, "frag.c is left out of the build when TERN_CONF_IPV6_FRAG is 0 (set it through CMake)");
 
-uint16_t ipv6_path_mtu(tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst)
-{
-    uint16_t mtu = ipv6_link_mtu(ipif);
-    const tern_dcache_entry_t *d = tern_dcache_lookup(&ip->dcache, dst, ipv6_now(ip));
-    if (d != NULL && d->pmtu != 0 && d->pmtu < mtu) {
-        mtu = d->pmtu; /* RFC 8201 §5.2: the estimate kept per destination */
-    }
-    return mtu;
-}
+/* ipv6_link_mtu() and ipv6_path_mtu(): pmtu.c (built without fragmentation too). */
 
 /* Copy @p len bytes from offset @p off of the snip list @p pkt to @p out. */
 static void copy_range(const tern_pkt_t *pkt, size_t off, uint8_t *out, size_t len)
@@ -82,15 +74,14 @@ static void trim(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t keep)
     }
 }
 
-int ipv6_frag_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src,
-                     const tern_ipv6_addr_t *dst, uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload)
+int ipv6_frag_split(tern_ipv6_t *ip, size_t mtu, size_t unfrag_len, uint8_t nh, tern_pkt_t *payload,
+                    ipv6_frag_send_t send, void *ctx)
 {
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
-    size_t mtu = ipv6_path_mtu(ip, ipif, dst);
     size_t len = tern_pkt_len(payload);
     /* §4.5: every fragment but the last carries a multiple of 8 bytes. */
-    size_t per = (mtu > TERN_IPV6_HDR_LEN + TERN_IPV6_FRAG_HDR_LEN)
-                     ? ((mtu - TERN_IPV6_HDR_LEN - TERN_IPV6_FRAG_HDR_LEN) & ~(size_t)7u)
+    size_t per = (mtu > unfrag_len + TERN_IPV6_FRAG_HDR_LEN)
+                     ? ((mtu - unfrag_len - TERN_IPV6_FRAG_HDR_LEN) & ~(size_t)7u)
                      : 0u;
     if (per == 0) {
         ipv6_count(ip, TERN_IPV6_FRAG_FAIL);
@@ -146,9 +137,33 @@ int ipv6_frag_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr
                                     .identification = id };
         (void)tern_ipv6_frag_emit(&f, frag->data, TERN_IPV6_FRAG_HDR_LEN);
         ipv6_count(ip, TERN_IPV6_FRAG_SENT);
-        int r = ipv6_output(ip, ipif, src, dst, TERN_IPV6_NH_FRAGMENT, hop_limit, frag);
+        int r = send(ip, ctx, frag);
         res = (res == 0) ? r : res;
     }
     tern_pktbuf_release(pb, payload); /* what the copies left (NULL in place) */
     return res;
+}
+
+/* Where ipv6_frag_output() sends its fragments. */
+typedef struct {
+    tern_ipv6_if_t *ipif;
+    const tern_ipv6_addr_t *src;
+    const tern_ipv6_addr_t *dst;
+    uint8_t hop_limit;
+} output_ctx_t;
+
+static int send_output(tern_ipv6_t *ip, void *ctx, tern_pkt_t *frag)
+{
+    const output_ctx_t *c = ctx;
+    return ipv6_output(ip, c->ipif, c->src, c->dst, TERN_IPV6_NH_FRAGMENT, c->hop_limit, frag);
+}
+
+int ipv6_frag_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src,
+                     const tern_ipv6_addr_t *dst, uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload)
+{
+    /* The RPL Option's Hop-by-Hop header goes in every fragment's
+     * unfragmentable part (RFC 8200 §4.5; ipv6_output() adds it, rpi.c). */
+    output_ctx_t c = { .ipif = ipif, .src = src, .dst = dst, .hop_limit = hop_limit };
+    return ipv6_frag_split(ip, ipv6_path_mtu(ip, ipif, dst), TERN_IPV6_HDR_LEN + ipv6_rpi_len(ip, ipif, dst), nh,
+                           payload, send_output, &c);
 }

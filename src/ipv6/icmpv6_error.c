@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ipv6_internal.h"
+#include "tern/div64.h"
 #include "tern/wire/icmpv6.h"
 
 /** Snips an invoking packet may consist of (payload, headers, ext headers). */
@@ -25,13 +26,13 @@
 static bool take_token(tern_ipv6_t *ip, uint64_t now)
 {
     uint64_t elapsed = now - ip->icmp_error_refill_us;
-    uint64_t fresh = elapsed * TERN_CONF_ICMPV6_ERROR_RATE / 1000000u;
+    uint64_t fresh = tern_udiv64(elapsed * TERN_CONF_ICMPV6_ERROR_RATE, 1000000u, NULL); /* tern/div64.h */
     if (fresh > 0) {
         uint64_t tokens = ip->icmp_error_tokens + fresh;
         ip->icmp_error_tokens = (uint32_t)((tokens > TERN_CONF_ICMPV6_ERROR_BURST) ? TERN_CONF_ICMPV6_ERROR_BURST
                                                                                 : tokens);
         /* Keep the remainder of a partial token for the next refill. */
-        ip->icmp_error_refill_us = now - (elapsed - fresh * 1000000u / TERN_CONF_ICMPV6_ERROR_RATE);
+        ip->icmp_error_refill_us = now - (elapsed - tern_udiv64(fresh * 1000000u, TERN_CONF_ICMPV6_ERROR_RATE, NULL));
     }
     if (ip->icmp_error_tokens == 0) {
         return false;
@@ -200,6 +201,14 @@ void ipv6_icmpv6_error_unresolved(tern_ipv6_t *ip, tern_pkt_t *pkt)
 
 void ipv6_ptb_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *b, size_t len)
 {
+    if (!TERN_CONF_IPV6_DCACHE) {
+        /* No Path MTU Discovery (config.h): our packets never exceed 1280 bytes (pmtu.c, RFC 8201 §1). */
+        (void)ipif;
+        (void)b;
+        (void)len;
+        ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
+        return;
+    }
     /* RFC 4443 §3.2: the MTU of the next-hop link and as much of our packet
      * as fits; the code is ignored. RFC 8201 §5.2: the estimate is kept for
      * the quoted packet's destination, and only for a packet we sent. */

@@ -75,7 +75,7 @@ static void send_na(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_
     uint8_t opt[LLADDR_OPT_MAX];
     size_t opt_len = own_lladdr_option(ipif, TERN_NDP_OPT_TLLA, opt);
     /* §7.2.4: a router sets the Router flag (else hosts drop it as a default router, §7.2.5). */
-    uint8_t all = (uint8_t)(flags | (ip->router ? TERN_NDP_NA_FLAG_ROUTER : 0u));
+    uint8_t all = (uint8_t)(flags | (ipv6_is_router(ip) ? TERN_NDP_NA_FLAG_ROUTER : 0u));
     tern_ndp_na_repr_t na = { .flags = all, .target = *target, .options = opt, .options_len = opt_len };
     size_t len = tern_ndp_na_len(&na);
     tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, len, TERN_NETTYPE_ICMPV6);
@@ -171,7 +171,12 @@ static bool is_first_hop(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
 static void redirect_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
                              const uint8_t *b, size_t len)
 {
-    if (ip->router) {
+    if (!TERN_CONF_IPV6_DCACHE) {
+        /* No destination cache to keep it in (config.h): a host SHOULD act on it (§8.3), need not. */
+        ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
+        return;
+    }
+    if (ipv6_is_router(ip)) {
         /* §8: Redirects inform hosts; §8.2: "A router MUST NOT update its
          * routing tables upon receipt of a Redirect." */
         ipv6_count(ip, TERN_IPV6_REDIRECT_ON_ROUTER);

@@ -9,10 +9,12 @@
 #include <string.h>
 
 #include "ipv6_internal.h"
+#include "tern/div64.h"
 #include "tern/netapi.h"
 #include "tern/wire/checksum.h"
 #include "tern/wire/ethernet.h"
 #include "tern/wire/icmpv6.h"
+#include "tern/wire/rpl_hbh.h"
 
 /** Module messages beyond netapi's. */
 #define MSG_ENABLE (TERN_MSG_USER + 1)
@@ -134,6 +136,24 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_SRH_BAD_SEGMENTS_LEFT] = "srh_bad_segments_left",
     [TERN_IPV6_SRH_MULTICAST] = "srh_multicast",
     [TERN_IPV6_SRH_LOOP] = "srh_loop",
+    [TERN_IPV6_RPI_ADDED] = "rpi_added",
+    [TERN_IPV6_RPI_FORWARDED] = "rpi_forwarded",
+    [TERN_IPV6_RPI_REMOVED] = "rpi_removed",
+    [TERN_IPV6_RPI_RANK_ERROR] = "rpi_rank_error",
+    [TERN_IPV6_RPI_DROPPED_RANK] = "rpi_dropped_rank",
+    [TERN_IPV6_RPI_UNKNOWN_INSTANCE] = "rpi_unknown_instance",
+    [TERN_IPV6_RPI_FORWARDING_ERROR] = "rpi_forwarding_error",
+    [TERN_IPV6_RPI_ROUTE_REMOVED] = "rpi_route_removed",
+    [TERN_IPV6_RPI_DROPPED_FWD_ERROR] = "rpi_dropped_fwd_error",
+    [TERN_IPV6_RPI_MALFORMED] = "rpi_malformed",
+    [TERN_IPV6_RPI_TOO_BIG] = "rpi_too_big",
+    [TERN_IPV6_TUN_ENCAP] = "tun_encap",
+    [TERN_IPV6_TUN_DECAP] = "tun_decap",
+    [TERN_IPV6_TUN_MALFORMED] = "tun_malformed",
+    [TERN_IPV6_TUN_NESTED] = "tun_nested",
+    [TERN_IPV6_TUN_TOO_BIG] = "tun_too_big",
+    [TERN_IPV6_TUN_FRAG] = "tun_frag",
+    [TERN_IPV6_RX_OTHER_IF] = "rx_other_if",
 };
 
 uint64_t ipv6_now(const tern_ipv6_t *ip)
@@ -250,7 +270,7 @@ static void reschedule(tern_ipv6_t *ip)
 static uint32_t random_reachable_time(tern_ipv6_t *ip, uint32_t base_ms)
 {
     uint64_t base_us = (uint64_t)base_ms * 1000u;
-    uint64_t reachable = base_us / 2u + (uint64_t)ipv6_random(ip) % (base_us + 1u);
+    uint64_t reachable = base_us / 2u + tern_umod64(ipv6_random(ip), base_us + 1u); /* tern/div64.h */
     return (reachable > UINT32_MAX) ? UINT32_MAX : (uint32_t)reachable;
 }
 
@@ -314,6 +334,11 @@ static int choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern
     }
     *out = cands[k].addr;
     return 0;
+}
+
+int ipv6_choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern_ipv6_addr_t *out)
+{
+    return choose_source(ipif, dst, out);
 }
 
 /* Spans of the checksummed snips; at most this many, else the payload is merged. */
@@ -408,13 +433,21 @@ static int output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t 
         tern_pktbuf_release(pb, payload);
         return -ENOMEM;
     }
-    if (srh_len > 0 && TERN_IPV6_HDR_LEN + srh_len + len > ipv6_path_mtu(ip, ipif, dst)) {
+    /* RFC 6550 §11.2, RFC 6553 §4: the RPL Option in a Hop-by-Hop header (rpi.c). */
+    size_t rpi_len = link_scope ? 0u : ipv6_rpi_len(ip, ipif, dst);
+    if (srh_len > 0 && TERN_IPV6_HDR_LEN + rpi_len + srh_len + len > ipv6_path_mtu(ip, ipif, dst)) {
         /* The header would have to go in every fragment's unfragmentable part (srh.h). */
         ipv6_count(ip, TERN_IPV6_SRH_TOO_BIG);
         tern_pktbuf_release(pb, payload);
         return -EMSGSIZE;
     }
-    if (TERN_IPV6_HDR_LEN + len > ipv6_path_mtu(ip, ipif, dst)) {
+    if (TERN_IPV6_HDR_LEN + rpi_len + len > ipv6_path_mtu(ip, ipif, dst)) {
+        if (nh == TERN_IPV6_NH_FRAGMENT) {
+            /* A fragment that does not fit with the RPI: frag.c sized it without (never expected). */
+            ipv6_count(ip, TERN_IPV6_RPI_TOO_BIG);
+            tern_pktbuf_release(pb, payload);
+            return -EMSGSIZE;
+        }
         /* RFC 8200 §4.5: too big for the path (RFC 8201 §4: its MTU estimate,
          * at most the link's); frag.c sends the fragments through here. */
         return ipv6_frag_output(ip, ipif, &source, dst, nh, hop_limit, payload);
@@ -432,6 +465,18 @@ static int output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t 
         payload = srh;
         nh = TERN_IPV6_NH_ROUTING;
         len += srh_len;
+    }
+    if (rpi_len > 0) {
+        /* RFC 8200 §4.1: the Hop-by-Hop header comes first. */
+        tern_pkt_t *hbh = ipv6_rpi_prepend(ip, payload, nh, &next_hop, source_routed);
+        if (hbh == NULL) {
+            ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+            tern_pktbuf_release(pb, payload);
+            return -ENOMEM;
+        }
+        payload = hbh;
+        nh = TERN_IPV6_NH_HOP_BY_HOP;
+        len += rpi_len;
     }
     tern_pkt_t *hdr = tern_pktbuf_add(pb, payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
     tern_netif_t *netif = ipif->netif;
@@ -657,8 +702,9 @@ int ipv6_options_check(const uint8_t *hdr, size_t len, bool dst_multicast, size_
     int r;
     tern_ipv6_opt_iter_init(&it, hdr, len);
     while ((r = tern_ipv6_opt_next(&it, &opt)) > 0) {
-        if (opt.type == TERN_IPV6_OPT_ROUTER_ALERT) {
-            continue;
+        if (opt.type == TERN_IPV6_OPT_ROUTER_ALERT || opt.type == TERN_RPL_HBH_OPT_TYPE ||
+            opt.type == TERN_RPL_HBH_OPT_TYPE_RFC9008) {
+            continue; /* known: the RPL Option (RFC 6553 §3, RFC 9008 §4.3) is checked by forwarding routers (rpi.c) */
         }
         tern_ipv6_opt_action_t action = tern_ipv6_opt_action(opt.type);
         if (action == TERN_IPV6_OPT_ACTION_SKIP) {
@@ -756,10 +802,39 @@ static ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr
     return v;
 }
 
-static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
+/*
+ * Router: is the unicast, not link-local @p dst a usable address of another
+ * of our interfaces than @p ipif? RFC 1122 §3.3.4.2 (a multihomed node may
+ * accept a packet for any of its addresses on any interface) and RFC 8200
+ * §3: the packet is for us, not forwarded. Link-local addresses stay on
+ * their link (RFC 4291 §2.5.6).
+ */
+static bool for_other_if(tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst)
+{
+    if (!ip->router || tern_ipv6_addr_is_multicast(dst) || tern_ipv6_addr_is_link_local(dst) ||
+        tern_ipv6_addr_is_unspecified(dst)) {
+        return false;
+    }
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        tern_ipv6_if_t *other = &ip->ifs[i];
+        if (other == ipif || other->netif == NULL) {
+            continue;
+        }
+        const tern_ipv6_if_addr_t *a = tern_ipv6_addrs_find(&other->addrs, dst);
+        if (a != NULL && (a->state == TERN_IPV6_ADDR_PREFERRED || a->state == TERN_IPV6_ADDR_DEPRECATED)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The receive path; @p depth: decapsulations the packet went through (tunnel.c). */
+static void receive_depth(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth)
 {
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
-    ipv6_count(ip, TERN_IPV6_RX_PACKETS);
+    if (depth == 0) {
+        ipv6_count(ip, TERN_IPV6_RX_PACKETS); /* an inner packet is not counted twice */
+    }
     tern_netif_hdr_t *nhdr = tern_netif_hdr_get(pkt);
     tern_ipv6_if_t *ipif = (nhdr != NULL) ? find_if(ip, nhdr->if_index) : NULL;
     if (ipif == NULL) {
@@ -786,7 +861,12 @@ static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
         return;
     }
     bool tentative;
-    if (!for_us(ipif, &hdr.dst, &tentative)) {
+    bool ours = for_us(ipif, &hdr.dst, &tentative);
+    if (!ours && for_other_if(ip, ipif, &hdr.dst)) {
+        ours = true; /* tentative stays false: only usable addresses count there */
+        ipv6_count(ip, TERN_IPV6_RX_OTHER_IF);
+    }
+    if (!ours) {
         if (ip->router && !tern_ipv6_addr_is_multicast(&hdr.dst)) {
             ipv6_forward(ip, &hdr, (size_t)plen, pkt); /* forward.c (RFC 8200 §3) */
             return;
@@ -845,6 +925,15 @@ static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
         tern_pktbuf_release(pb, pkt);
         return;
     }
+    if (upper == TERN_IPV6_NH_IPV6) {
+        /* RFC 2473 §3.3: the tunnel exit; the inner packet goes through
+         * this path again, from the same interface (tunnel.c). */
+        tern_pkt_t *inner = ipv6_tunnel_decap(ip, pkt, depth);
+        if (inner != NULL) {
+            receive_depth(ip, inner, depth + 1u);
+        }
+        return;
+    }
     ipv6_count(ip, TERN_IPV6_RX_DELIVERED);
     if (upper == TERN_ICMPV6_NEXT_HEADER) {
         /* ICMPv6 is handled here: keep the message snip, let the headers go. */
@@ -879,6 +968,11 @@ static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
         return;
     }
     (void)tern_netapi_dispatch_receive(ip->module.stack, type, demux, pkt);
+}
+
+static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
+{
+    receive_depth(ip, pkt, 0);
 }
 
 /* ------------------------------------------------------------ upper layers */
@@ -976,6 +1070,9 @@ static int set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     tern_ipv6_if_t *ipif = find_if(ip, opt->context);
     if (opt->opt != TERN_NETOPT_IPV6_ADDR_ADD && opt->opt != TERN_NETOPT_IPV6_ADDR_DEL) {
+        if (opt->opt == TERN_NETOPT_IPV6_RPL_STATE) {
+            return ipv6_rpi_set_option(ip, opt); /* rpi.c */
+        }
         if (opt->opt == TERN_NETOPT_IPV6_SOURCE_ROUTER) {
             return ipv6_srh_set_option(ip, opt); /* srh.c */
         }
@@ -1086,7 +1183,7 @@ int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack)
         return res;
     }
     ip->stats.name = "ipv6";
-    ip->stats.names = ipv6_counter_names;
+    ip->stats.names = TERN_STATS_NAMES(ipv6_counter_names);
     ip->stats.values = ip->counters;
     ip->stats.count = TERN_IPV6_STAT_NUMOF;
     tern_stack_add_stats(stack, &ip->stats);

@@ -6,8 +6,11 @@
 #ifndef TERN_IPV6_INTERNAL_H
 #define TERN_IPV6_INTERNAL_H
 
+#include <errno.h>
+
 #include "tern/ipv6/ipv6.h"
 #include "tern/netapi.h"
+#include "tern/pktbuf.h"
 #include "tern/wire/ipv6.h"
 
 /** Hop limit of ND messages (RFC 4861 §6.1, §7.1). */
@@ -19,6 +22,16 @@
 static inline void ipv6_count(tern_ipv6_t *ip, unsigned c)
 {
     tern_count(&ip->counters[c]);
+}
+
+/**
+ * Is the node a router (RFC 4861 §6.2, tern_ipv6_set_router())? Constant
+ * false in a host image (TERN_CONF_IPV6_ROUTER 0), so that the compiler
+ * leaves the router branches out of the files that mix host and router code.
+ */
+static inline bool ipv6_is_router(const tern_ipv6_t *ip)
+{
+    return TERN_CONF_IPV6_ROUTER && ip->router;
 }
 
 /** The time now, on the stack's clock. */
@@ -186,6 +199,8 @@ int ipv6_rd_get_option(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_netapi_opt_t 
 /** SET options of router discovery (ROUTER). @return as set; -ENOTSUP for others. */
 int ipv6_rd_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
 
+#if TERN_CONF_IPV6_ROUTER
+
 /* Forwarding (RFC 8200 §3, §5), forward.c. */
 
 /**
@@ -216,7 +231,7 @@ int ipv6_srh_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
 
 /**
  * Ask the source route provider, if any, for a route to the unicast
- * global @p dst of a packet we originate; the answer stays in
+ * global @p dst of a packet we originate or forward (tunnel.c); the answer stays in
  * ip->source_route for ipv6_srh_len() and ipv6_srh_prepend().
  * @param[in,out] ipif     the interface asked for (NULL: any); the route's on 1
  * @param[out]    next_hop the neighbor to send to (the first hop), on 1
@@ -244,6 +259,156 @@ tern_pkt_t *ipv6_srh_prepend(tern_ipv6_t *ip, tern_pkt_t *payload, uint8_t nh, t
 bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, size_t payload_len,
                       tern_pkt_t *pkt);
 
+#else /* !TERN_CONF_IPV6_ROUTER: a host image, forward.c and srh.c not built (config.h) */
+
+/* A host forwards nothing (RFC 8200 §3: only routers forward); ip->router
+ * stays false (tern_ipv6_set_router() answers -ENOTSUP), so the receive path
+ * never calls these: they drop and count as a host would. */
+static inline void ipv6_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt)
+{
+    (void)hdr;
+    (void)payload_len;
+    ipv6_count(ip, TERN_IPV6_RX_NOT_FOR_US);
+    tern_pktbuf_release(ipv6_pktbuf(ip), pkt);
+}
+
+static inline void ipv6_forward_via(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt,
+                                    tern_ipv6_if_t *out, const tern_ipv6_addr_t *next_hop)
+{
+    (void)out;
+    (void)next_hop;
+    ipv6_forward(ip, hdr, payload_len, pkt);
+}
+
+static inline int ipv6_forward_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+{
+    (void)ip;
+    (void)opt;
+    return -ENOTSUP;
+}
+
+static inline int ipv6_srh_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+{
+    (void)ip;
+    (void)opt;
+    return -ENOTSUP;
+}
+
+/* No source route provider can be installed: every packet is routed as usual. */
+static inline int ipv6_srh_route(tern_ipv6_t *ip, const tern_ipv6_addr_t *dst, tern_ipv6_if_t **ipif,
+                                 tern_ipv6_addr_t *next_hop)
+{
+    (void)ip;
+    (void)dst;
+    (void)ipif;
+    (void)next_hop;
+    return 0;
+}
+
+static inline size_t ipv6_srh_len(const tern_ipv6_t *ip)
+{
+    (void)ip;
+    return 0;
+}
+
+static inline tern_pkt_t *ipv6_srh_prepend(tern_ipv6_t *ip, tern_pkt_t *payload, uint8_t nh, tern_ipv6_addr_t *wire_dst)
+{
+    (void)ip;
+    (void)nh;
+    (void)wire_dst;
+    return payload;
+}
+
+/* RFC 6554 §4.2 processing is a router's: a host's receive path applies
+ * RFC 8200 §4.4 to a Routing header with Segments Left above 0. */
+static inline bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
+                                    size_t payload_len, tern_pkt_t *pkt)
+{
+    (void)ip;
+    (void)ipif;
+    (void)hdr;
+    (void)payload_len;
+    (void)pkt;
+    return false;
+}
+
+#endif /* TERN_CONF_IPV6_ROUTER */
+
+/* IPv6-in-IPv6 (RFC 2473) for source routing (RFC 6554 §4.1, RFC 9008), tunnel.c. */
+
+/** Decapsulations one received packet may go through (tunnel.c: a second one is dropped, tun_nested). */
+#define TERN_IPV6_TUNNEL_DEPTH_MAX 1u
+
+/**
+ * Tunnel exit (RFC 2473 §3.3): @p pkt, received for us, is [inner packet
+ * (next header 41 named it), IPV6_EXT?, IPV6, NETIF] at nesting @p depth
+ * (0: the packet as it arrived). The inner header is checked (parse, its
+ * Payload Length fits), the outer headers go, the inner hop limit stays.
+ * @return [inner packet (header first, head private), NETIF (the interface
+ *         it arrived on)] for the receive path; NULL: dropped and counted
+ *         (tun_malformed, tun_nested, rx_nomem). Consumes @p pkt either way.
+ */
+tern_pkt_t *ipv6_tunnel_decap(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth);
+
+/**
+ * Forwarding at a node with a source route provider (RPL's non-storing
+ * root): @p pkt ([the whole packet, head private, NETIF], header @p hdr,
+ * hop limit and scope already checked by forward.c) to a destination the
+ * provider has a route for. More than one hop: the packet, its hop limit
+ * decremented, is encapsulated (outer header from us to the destination,
+ * Source Routing Header) and sent to the first hop; too big for the path:
+ * Packet Too Big to its source (RFC 2473 §7.1, §8.2).
+ * @param[out] out      one hop: the interface to the neighbor (else untouched)
+ * @param[out] next_hop one hop: the neighbor
+ * @return 1: consumed (sent, or dropped and counted); 0: not tunnelled,
+ *         forward as usual (*@p out set when the provider's route is one hop).
+ */
+int ipv6_tunnel_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt,
+                        tern_ipv6_if_t **out, tern_ipv6_addr_t *next_hop);
+
+/** RFC 6724 source address for @p dst out of @p ipif (ipv6.c). @return 0 or -EADDRNOTAVAIL. */
+int ipv6_choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern_ipv6_addr_t *out);
+
+/* RPL Packet Information (RFC 6553, RFC 6550 §11.2; tern/ipv6/rpi.h), rpi.c. */
+
+/** SET TERN_NETOPT_IPV6_RPL_STATE. @return as set; -EINVAL for a bad value. */
+int ipv6_rpi_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
+
+/** Is @p if_index one of RPL's interfaces (the last state RPL set)? */
+bool ipv6_rpi_is_rpl_if(const tern_ipv6_t *ip, uint16_t if_index);
+
+/**
+ * Octets of the Hop-by-Hop header with the RPL Option that a packet we
+ * originate to @p dst out of @p ipif gets: TERN_RPL_HBH_HDR_LEN (8) in a
+ * DODAG, on an RPL interface, to a unicast not link-local @p dst; else 0.
+ */
+size_t ipv6_rpi_len(const tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst);
+
+/**
+ * Put the Hop-by-Hop header with the RPL Option before @p payload,
+ * announcing @p nh: our instance and rank, O set unless @p next_hop is
+ * the preferred parent (and not @p source_routed). Counted as rpi_added.
+ * @return the new head (an IPV6_EXT snip); NULL: no packet buffer (@p payload untouched).
+ */
+tern_pkt_t *ipv6_rpi_prepend(tern_ipv6_t *ip, tern_pkt_t *payload, uint8_t nh, const tern_ipv6_addr_t *next_hop,
+                             bool source_routed);
+
+/**
+ * Forwarding (forward.c), after the route: the RPL Option of @p pkt
+ * ([the whole packet, private, header @p hdr; NETIF (in)]) when it came
+ * from an RPL interface. Out of an RPL interface: instance check, rank
+ * check (R, or drop), forwarding error (F, storing mode), SenderRank and O
+ * updated in place; out of another interface: the header removed when it
+ * holds only the option (@p hdr and @p payload_len updated). A packet with
+ * F coming back makes us remove our route and may change @p out and
+ * @p next_hop. @p source_routed: the route came from a Source Routing
+ * Header (down).
+ * @return 0 to go on; -EPROTO when @p pkt was dropped (counted, released).
+ * @see RFC 6550 §11.2.2, RFC 6553 §4, RFC 9008 §7
+ */
+int ipv6_rpi_forward(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr, size_t *payload_len,
+                     tern_ipv6_if_t **out, tern_ipv6_addr_t *next_hop, bool source_routed);
+
 /* Fragmentation and reassembly (RFC 8200 §4.5), frag.c and reass.c. */
 
 /** Link MTU of @p ipif: the RA-learnt one (RFC 4861 §6.3.4) if any, else the interface's (65535 if unknown). */
@@ -257,6 +422,26 @@ uint16_t ipv6_link_mtu(const tern_ipv6_if_t *ipif);
 uint16_t ipv6_path_mtu(tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst);
 
 /**
+ * Where ipv6_frag_split() hands each fragment: @p frag is [Fragment header,
+ * slice] (transmission order), to be sent behind the unfragmentable part.
+ * Consumes @p frag. @return 0 or a negative errno.
+ */
+typedef int (*ipv6_frag_send_t)(tern_ipv6_t *ip, void *ctx, tern_pkt_t *frag);
+
+#if TERN_CONF_IPV6_FRAG
+/**
+ * Cut @p payload (the fragmentable part, snips in transmission order) into
+ * fragments of one datagram (one Identification, RFC 8200 §4.5) whose
+ * packets, each behind an unfragmentable part of @p unfrag_len bytes (IPv6
+ * header and the extension headers every fragment carries), fit @p mtu;
+ * the Fragment headers name @p nh; each goes to @p send with @p ctx, last
+ * first. Counted (frag_ok, frag_sent, frag_fail). Ownership of @p payload passes.
+ * @return 0; -EMSGSIZE (MTU too small to fragment); -ENOMEM; else the first error of @p send.
+ */
+int ipv6_frag_split(tern_ipv6_t *ip, size_t mtu, size_t unfrag_len, uint8_t nh, tern_pkt_t *payload,
+                    ipv6_frag_send_t send, void *ctx);
+
+/**
  * Send @p payload (checksum filled, 40 + its length > the path MTU to
  * @p dst, ipv6_path_mtu()) from @p src to @p dst in fragments (RFC 8200
  * §4.5), each through ipv6_output(). Ownership of @p payload passes.
@@ -264,6 +449,34 @@ uint16_t ipv6_path_mtu(tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_i
  */
 int ipv6_frag_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src,
                      const tern_ipv6_addr_t *dst, uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload);
+#else /* frag.c not built (config.h): a packet above the path MTU is not sent (RFC 8200 §5 asks a node
+       * to send 1280-byte packets, not larger ones) */
+static inline int ipv6_frag_split(tern_ipv6_t *ip, size_t mtu, size_t unfrag_len, uint8_t nh, tern_pkt_t *payload,
+                                  ipv6_frag_send_t send, void *ctx)
+{
+    (void)mtu;
+    (void)unfrag_len;
+    (void)nh;
+    (void)send;
+    (void)ctx;
+    ipv6_count(ip, TERN_IPV6_FRAG_FAIL);
+    tern_pktbuf_release(ipv6_pktbuf(ip), payload);
+    return -EMSGSIZE;
+}
+
+static inline int ipv6_frag_output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src,
+                                   const tern_ipv6_addr_t *dst, uint8_t nh, uint8_t hop_limit, tern_pkt_t *payload)
+{
+    (void)ipif;
+    (void)src;
+    (void)dst;
+    (void)nh;
+    (void)hop_limit;
+    ipv6_count(ip, TERN_IPV6_FRAG_FAIL);
+    tern_pktbuf_release(ipv6_pktbuf(ip), payload);
+    return -EMSGSIZE;
+}
+#endif
 
 /**
  * A received packet has a Fragment header: @p pkt is [payload (starting

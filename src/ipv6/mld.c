@@ -44,6 +44,8 @@
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/mld.h"
 
+_Static_assert(TERN_CONF_IPV6_MLD, "mld.c is left out of the build when TERN_CONF_IPV6_MLD is 0 (set it through CMake)");
+
 /** RFC 3810 §9.1: Robustness Variable 2; §9.11: Unsolicited Report Interval 1 s. */
 #define MLD_ROBUSTNESS 2u
 #define MLD_UNSOLICITED_REPORT_INTERVAL_US 1000000u

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "ipv6_internal.h"
+#include "tern/div64.h"
 #include "tern/sixlowpan/context.h"
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ndp.h"
@@ -313,7 +314,7 @@ void ipv6_6lo_sync(tern_ipv6_if_t *ipif)
 {
     tern_ipv6_t *ip = ipif->ip;
     tern_ipv6_6lo_t *lp = &ipif->lowpan;
-    if (!lp->enabled || ip->router) {
+    if (!lp->enabled || ipv6_is_router(ip)) {
         return;
     }
     uint64_t now = ipv6_now(ip);
@@ -401,7 +402,7 @@ static void registration_answered(tern_ipv6_if_t *ipif, tern_ipv6_6lo_binding_t 
         uint64_t lifetime = (uint64_t)aro->lifetime * US_PER_MIN;
         b->state = TERN_IPV6_6LO_BIND_REGISTERED;
         b->expires_us = now + lifetime;
-        b->deadline_us = now + lifetime - lifetime / 10u; /* refresh at 90 % */
+        b->deadline_us = now + lifetime - (uint64_t)aro->lifetime * (US_PER_MIN / 10u); /* refresh at 90 % */
         if (aro->lifetime == 0) {
             b->deadline_us = NEVER; /* a router that granted nothing: retried by the next sync */
             b->state = TERN_IPV6_6LO_BIND_FAILED;
@@ -563,7 +564,7 @@ bool ipv6_6lo_ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     } else if (tern_ndp_opt_find(ns.options, ns.options_len, ARO_TYPE, &opt) != 1 ||
                tern_ndp_6lo_aro_parse(&aro, &opt) < 0) {
         reject = TERN_IPV6_6LO_BAD_ARO;
-    } else if (!ip->router) {
+    } else if (!ipv6_is_router(ip)) {
         reject = TERN_IPV6_6LO_ARO_ON_HOST; /* RFC 6775 §5: hosts do not keep registrations */
     } else if (tern_ipv6_addr_is_unspecified(&hdr->src)) {
         reject = TERN_IPV6_6LO_BAD_SOURCE; /* RFC 6775 §6.5.1: ARO from :: is ignored */
@@ -603,10 +604,10 @@ bool ipv6_6lo_na_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     } else if (tern_ndp_opt_find(na.options, na.options_len, ARO_TYPE, &opt) != 1 ||
                tern_ndp_6lo_aro_parse(&aro, &opt) < 0) {
         reject = TERN_IPV6_6LO_BAD_ARO;
-    } else if (!ip->router && aro.lifetime == 0 && aro.status == TERN_NDP_6LO_STATUS_SUCCESS &&
+    } else if (!ipv6_is_router(ip) && aro.lifetime == 0 && aro.status == TERN_NDP_6LO_STATUS_SUCCESS &&
                binding_find(&ipif->lowpan, &na.target, &hdr->src) == NULL) {
         return true; /* the answer to a deregistration of ours (ipv6_6lo_sync()): nothing left to do */
-    } else if (ip->router || (bind = binding_find(&ipif->lowpan, &na.target, &hdr->src)) == NULL ||
+    } else if (ipv6_is_router(ip) || (bind = binding_find(&ipif->lowpan, &na.target, &hdr->src)) == NULL ||
                bind->state != TERN_IPV6_6LO_BIND_REGISTERING) {
         reject = TERN_IPV6_6LO_NA_UNEXPECTED; /* not an answer to an NS of ours */
     } else if (aro.extended && aro.tid != bind->tid) {
@@ -674,7 +675,7 @@ bool ipv6_6lo_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *o
 /* Minutes left until @p expires_us (rounded up, at most 65535, at least 1). */
 static uint16_t minutes_left(uint64_t expires_us, uint64_t now)
 {
-    uint64_t m = (expires_us > now) ? (expires_us - now + US_PER_MIN - 1u) / US_PER_MIN : 1u;
+    uint64_t m = (expires_us > now) ? tern_udiv64(expires_us - now + US_PER_MIN - 1u, US_PER_MIN, NULL) : 1u;
     return (uint16_t)((m > 0xFFFFu) ? 0xFFFFu : (m == 0 ? 1u : m));
 }
 
@@ -726,7 +727,7 @@ static bool own_prefixes(const tern_ipv6_if_t *ipif)
 size_t ipv6_6lo_ra_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len)
 {
     tern_ipv6_6lo_t *lp = &ipif->lowpan;
-    if (!lp->enabled || !ipif->ip->router) {
+    if (!lp->enabled || !ipv6_is_router(ipif->ip)) {
         return 0;
     }
     uint64_t now = ipv6_now(ipif->ip);
@@ -791,8 +792,8 @@ void ipv6_6lo_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t
     uint8_t l2[TERN_CONF_L2ADDR_MAX];
     size_t l2_len = 0;
     /* RFC 6775 §5.6: a host sends everything but link-local traffic to a default router. */
-    bool routed = ip->router || tern_ipv6_addr_is_link_local(&hop) || default_router(ip, ipif, &hop, now);
-    const tern_ipv6_6lo_reg_t *e = ip->router ? reg_find(&ipif->lowpan, &hop, now) : NULL;
+    bool routed = ipv6_is_router(ip) || tern_ipv6_addr_is_link_local(&hop) || default_router(ip, ipif, &hop, now);
+    const tern_ipv6_6lo_reg_t *e = ipv6_is_router(ip) ? reg_find(&ipif->lowpan, &hop, now) : NULL;
     const tern_nc_entry_t *n = tern_nc_lookup(&ipif->nc, &hop);
     if (!routed) {
         l2_len = 0;
@@ -826,7 +827,7 @@ void ipv6_6lo_enable(tern_ipv6_if_t *ipif)
     memset(lp, 0, sizeof(*lp));
     lp->enabled = true;
     lp->next_tid = TID_INITIAL;
-    ipif->addrs.register_first = !ipif->ip->router;
+    ipif->addrs.register_first = !ipv6_is_router(ipif->ip);
 }
 
 void ipv6_6lo_mode_changed(tern_ipv6_if_t *ipif)
@@ -846,7 +847,7 @@ void ipv6_6lo_mode_changed(tern_ipv6_if_t *ipif)
         }
     }
     /* A router's own addresses need no registration (it is the registrar, RFC 6775 §6). */
-    tern_ipv6_addrs_set_register_first(&ipif->addrs, !ipif->ip->router, now);
+    tern_ipv6_addrs_set_register_first(&ipif->addrs, !ipv6_is_router(ipif->ip), now);
 }
 
 uint64_t ipv6_6lo_next_deadline(const tern_ipv6_if_t *ipif)
@@ -918,7 +919,7 @@ int ipv6_6lo_get_option(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_netapi_opt_t
         return -EOVERFLOW;
     }
     out->now_us = ipv6_now(ip);
-    out->router = ip->router;
+    out->router = ipv6_is_router(ip);
     memcpy(&out->state, &ipif->lowpan, sizeof(out->state));
     return (int)sizeof(*out);
 }

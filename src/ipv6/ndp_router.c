@@ -17,8 +17,16 @@
  * expiring with the Router Lifetime); the prefix list its on-link routes of
  * origin RA (expiring with the Valid Lifetime).
  *
- * Not done: the Default Router Preference (RFC 4191) and Route Information
- * options, RDNSS, the M/O flags (no DHCPv6), re-randomising ReachableTime
+ * A router adds a Route Information option (RFC 4191 §2.3) for each route
+ * configured on the interface (TERN_NETOPT_IPV6_ROUTE_INFO_ADD): RFC 4191 §1,
+ * the routes advertised "require administrative configuration; they are not
+ * automatically derived from routing tables". A border router announces its
+ * mesh prefix so on its Ethernet side.
+ *
+ * Not done: the Default Router Preference (RFC 4191 §2.2, sent as medium),
+ * a host's use of received Route Information options (RFC 4191 §3 type C
+ * host: Tern hosts ignore them, as a type A host), a final RA with Route
+ * Lifetime 0 when a route is deleted, RDNSS, the M/O flags (no DHCPv6), re-randomising ReachableTime
  * every few hours (§6.3.4 "at least every few hours"), a final RA with
  * zero lifetimes when a prefix is deleted, RAs with unicast destination.
  */
@@ -26,6 +34,7 @@
 #include <string.h>
 
 #include "ipv6_internal.h"
+#include "tern/div64.h"
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ndp.h"
 
@@ -109,7 +118,7 @@ static void learn_slla(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, const 
 /* A uniformly random time in [0, @p max_us]. */
 static uint64_t random_us(tern_ipv6_t *ip, uint64_t max_us)
 {
-    return (uint64_t)ipv6_random(ip) % (max_us + 1u);
+    return tern_umod64(ipv6_random(ip), max_us + 1u); /* tern/div64.h */
 }
 
 /* Absolute end of a lifetime of @p s seconds (all ones: infinite). */
@@ -224,6 +233,10 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
     for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
         options_len += advertised_prefix(ipif, i) ? TERN_NDP_OPT_PREFIX_INFO_LEN : 0u;
     }
+    for (size_t i = 0; i < TERN_CONF_IPV6_ROUTE_INFO; i++) {
+        const tern_ipv6_route_info_t *r = &ipif->rd.route_info[i];
+        options_len += r->used ? tern_ndp_opt_route_info_len(r->prefix_len) : 0u;
+    }
     size_t lowpan_len = ipv6_6lo_ra_options(ipif, NULL, 0);
     options_len += lowpan_len;
     tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, TERN_NDP_RA_LEN + options_len,
@@ -257,6 +270,18 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
         };
         tern_ipv6_addr_mask(&pio.prefix, a->prefix_len); /* §4.6.2: bits past the length are 0 */
         pos += (size_t)tern_ndp_opt_prefix_info_emit(&pio, options + pos, options_len - pos);
+    }
+    for (size_t i = 0; i < TERN_CONF_IPV6_ROUTE_INFO; i++) {
+        const tern_ipv6_route_info_t *r = &ipif->rd.route_info[i];
+        if (!r->used) {
+            continue;
+        }
+        /* RFC 4191 §2.3; a lifetime of 0 configured means the Router Lifetime we advertise. */
+        tern_ndp_opt_route_info_t rio = { .prefix_len = r->prefix_len, .preference = r->preference,
+                                          .lifetime = (r->lifetime_s != 0) ? r->lifetime_s : ADV_DEFAULT_LIFETIME_S,
+                                          .prefix = r->prefix };
+        int w = tern_ndp_opt_route_info_emit(&rio, options + pos, options_len - pos);
+        pos += (w > 0) ? (size_t)w : 0u;
     }
     pos += ipv6_6lo_ra_options(ipif, options + pos, options_len - pos);
     tern_ndp_ra_repr_t ra = {
@@ -327,7 +352,7 @@ void ipv6_rd_enable(tern_ipv6_if_t *ipif)
     if (!rd_capable(ipif)) {
         return;
     }
-    if (ipif->ip->router) {
+    if (ipv6_is_router(ipif->ip)) {
         start_advertising(ipif);
     } else {
         start_soliciting(ipif);
@@ -346,7 +371,7 @@ void ipv6_rd_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
         return;
     }
     rd->deadline_us = NEVER;
-    if (!ipif->ip->router) {
+    if (!ipv6_is_router(ipif->ip)) {
         send_rs(ipif);
         if (rd->sent < UINT8_MAX) {
             rd->sent++;
@@ -383,7 +408,7 @@ void ipv6_rd_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
 void ipv6_rd_addr_ready(void *ctx, const tern_ipv6_addr_t *addr)
 {
     tern_ipv6_if_t *ipif = ctx;
-    if (!ipif->ip->router || !rd_capable(ipif)) {
+    if (!ipv6_is_router(ipif->ip) || !rd_capable(ipif)) {
         return;
     }
     uint64_t now = ipv6_now(ipif->ip);
@@ -397,7 +422,7 @@ void ipv6_rd_addr_ready(void *ctx, const tern_ipv6_addr_t *addr)
 bool ipv6_rd_all_routers(const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst)
 {
     const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
-    return ipif->ip->router && tern_ipv6_addr_equal(dst, &all_routers);
+    return ipv6_is_router(ipif->ip) && tern_ipv6_addr_equal(dst, &all_routers);
 }
 
 /* ------------------------------------------------------------ receive */
@@ -411,7 +436,7 @@ void ipv6_ndp_rs_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         ipv6_count(ip, TERN_IPV6_NDP_INVALID);
         return;
     }
-    if (!ip->router || !rd_capable(ipif)) {
+    if (!ipv6_is_router(ip) || !rd_capable(ipif)) {
         ipv6_count(ip, TERN_IPV6_RD_IGNORED); /* §6.2.6: "Hosts MUST silently discard" RSs */
         return;
     }
@@ -520,7 +545,7 @@ static void schedule_refresh_rs(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *ro
     ipif->rd.rs_dst = *router;
     ipif->rd.sent = 0;
     ipif->rd.rs_interval_us = LOWPAN_RTR_SOLICITATION_INTERVAL_US;
-    ipif->rd.deadline_us = now + shortest - shortest / 10u;
+    ipif->rd.deadline_us = now + shortest - tern_udiv64(shortest, 10u, NULL);
 }
 
 void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
@@ -532,7 +557,7 @@ void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         ipv6_count(ip, TERN_IPV6_NDP_INVALID); /* §6.1.2 */
         return;
     }
-    if (ip->router && rd_capable(ipif) && ipif->lowpan.enabled) {
+    if (ipv6_is_router(ip) && rd_capable(ipif) && ipif->lowpan.enabled) {
         /* RFC 6775 §8.1: a 6LR takes the 6LBR's contexts and ABRO from the
          * routers' RAs to relay them in its own (ndp_6lo.c); news are told
          * at once, as after a configuration change (RFC 4861 §6.2.4). */
@@ -545,7 +570,7 @@ void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
             schedule_ra(ipif, ipv6_now(ip) + jitter, jitter);
         }
     }
-    if (ip->router || !rd_capable(ipif)) {
+    if (ipv6_is_router(ip) || !rd_capable(ipif)) {
         /* §6.2.7: routers do not configure themselves from RAs (consistency checks not done). */
         ipv6_count(ip, TERN_IPV6_RD_IGNORED);
         return;
@@ -641,8 +666,58 @@ int tern_ipv6_set_router(tern_ipv6_t *ip, bool router)
     return (res < 0) ? res : 0;
 }
 
+/* TERN_NETOPT_IPV6_ROUTE_INFO_ADD / _DEL: the routes the RAs of an interface advertise (RFC 4191 §2.3). */
+static int route_info_set(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+{
+    tern_ipv6_if_t *ipif = ipv6_find_if(ip, (uint16_t)opt->context);
+    tern_ipv6_route_info_t cfg;
+    if (ipif == NULL) {
+        return -ENODEV;
+    }
+    if (opt->data_len != sizeof(cfg)) {
+        return -EINVAL;
+    }
+    memcpy(&cfg, opt->data, sizeof(cfg));
+    if (cfg.prefix_len > 128u || cfg.preference < -1 || cfg.preference > 1) {
+        return -EINVAL;
+    }
+    tern_ipv6_addr_mask(&cfg.prefix, cfg.prefix_len);
+    tern_ipv6_route_info_t *slot = NULL;
+    tern_ipv6_route_info_t *free_slot = NULL;
+    for (size_t i = 0; i < TERN_CONF_IPV6_ROUTE_INFO; i++) {
+        tern_ipv6_route_info_t *r = &ipif->rd.route_info[i];
+        if (r->used && r->prefix_len == cfg.prefix_len && tern_ipv6_addr_equal(&r->prefix, &cfg.prefix)) {
+            slot = r;
+        } else if (!r->used && free_slot == NULL) {
+            free_slot = r;
+        }
+    }
+    if (opt->opt == TERN_NETOPT_IPV6_ROUTE_INFO_DEL) {
+        if (slot == NULL) {
+            return -ENOENT;
+        }
+        memset(slot, 0, sizeof(*slot));
+        return (int)sizeof(cfg);
+    }
+    slot = (slot != NULL) ? slot : free_slot;
+    if (slot == NULL) {
+        return -ENOSPC;
+    }
+    cfg.used = true;
+    *slot = cfg;
+    if (ipv6_is_router(ip) && rd_capable(ipif)) {
+        /* RFC 4861 §6.2.4: the advertised information changed: the initial schedule again. */
+        ipif->rd.sent = 0;
+        schedule_ra(ipif, ipv6_now(ip), 0);
+    }
+    return (int)sizeof(cfg);
+}
+
 int ipv6_rd_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
+    if (opt->opt == TERN_NETOPT_IPV6_ROUTE_INFO_ADD || opt->opt == TERN_NETOPT_IPV6_ROUTE_INFO_DEL) {
+        return route_info_set(ip, opt);
+    }
     if (opt->opt != TERN_NETOPT_IPV6_ROUTER) {
         return -ENOTSUP;
     }
@@ -652,6 +727,10 @@ int ipv6_rd_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
     const uint8_t *value = opt->data;
     if (*value > 1u) {
         return -EINVAL;
+    }
+    if (!TERN_CONF_IPV6_ROUTER) {
+        /* A host image (config.h): no router functions to switch on; a host stays one. */
+        return (*value == 1u) ? -ENOTSUP : (int)sizeof(uint8_t);
     }
     set_router(ip, *value == 1u);
     return (int)sizeof(uint8_t);
@@ -669,6 +748,16 @@ int ipv6_rd_get_option(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_netapi_opt_t 
         list->now_us = ipv6_now(ip);
         return (int)sizeof(*list);
     }
+    case TERN_NETOPT_IPV6_ROUTE_INFO: {
+        if (ipif == NULL) {
+            return -ENODEV;
+        }
+        if (opt->data_len < sizeof(tern_ipv6_route_info_list_t)) {
+            return -EOVERFLOW;
+        }
+        memcpy(opt->data, ipif->rd.route_info, sizeof(tern_ipv6_route_info_list_t));
+        return (int)sizeof(tern_ipv6_route_info_list_t);
+    }
     case TERN_NETOPT_IPV6_LINK_PARAMS: {
         if (ipif == NULL) {
             return -ENODEV;
@@ -683,7 +772,7 @@ int ipv6_rd_get_option(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_netapi_opt_t 
             .link_mtu = (ipif->rd.link_mtu != 0) ? ipif->rd.link_mtu : ipif->netif->mtu,
             .cur_hop_limit = ipif->cur_hop_limit,
             .mtu_from_ra = ipif->rd.link_mtu != 0,
-            .router = ip->router,
+            .router = ipv6_is_router(ip),
         };
         memcpy(opt->data, &p, sizeof(p));
         return (int)sizeof(p);

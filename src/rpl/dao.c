@@ -13,10 +13,15 @@
  *
  * Choices: a node advertises its own global addresses in its own DAO (K set,
  * TERN_CONF_RPL_DAO_RETRIES retries every TERN_CONF_RPL_DAO_ACK_TIMEOUT_MS,
- * refreshed at half the lifetime). A router answers a child's DAO with a
- * DAO-ACK when asked, installs its targets, and passes the DAO's options up
- * unchanged in a DAO of its own without K (aggregation is not required,
- * §9.2; a lost one is repaired by the next refresh).
+ * refreshed at half the lifetime), each new one with the next Path Sequence
+ * (§7.2). In storing mode the same DAO (and further ones without K) carries
+ * every target of our route table (§9.2.2), so a parent switch, a refresh
+ * or a DTSN increment re-announces the whole sub-DODAG along the current
+ * path; a switch also sends No-Path DAOs to the old parent (§9.8). A router
+ * answers a child's DAO with a DAO-ACK when asked, installs its targets, and
+ * passes the targets it accepted up in a DAO of its own without K (a lost one
+ * is repaired by the next refresh). Routes move between children only for a
+ * newer Path Sequence (route_update()).
  *
  * Non-storing mode (§9.7, MOP 1): the DAO carries the preferred parent's
  * global address in its Transit Information and goes end to end from our
@@ -36,6 +41,16 @@
 #define DAO_DELAY_US (1u * RPL_US_PER_S)
 /** Room for our own DAO's options: a Target per address and one Transit (with a Parent Address in non-storing mode). */
 #define DAO_OPTIONS_MAX (TERN_CONF_IPV6_ADDRS * (4u + 16u) + TERN_RPL_OPT_TRANSIT_PARENT_LEN)
+/**
+ * Room for the targets of our sub-DODAG in one DAO (storing mode, §9.2.2):
+ * 240 bytes, ten /128 Targets with their Transits. With our own Targets the
+ * DAO stays under about 350 bytes: 3 to 4 IEEE 802.15.4 fragments, far below
+ * the IPv6 minimum MTU (RFC 8200 §5), so a lost fragment costs little; a
+ * larger sub-DODAG takes several DAOs.
+ */
+#define DAO_ROUTES_MAX 240u
+/** At most this many Targets before one Transit Information (what rpl_dao_receive() keeps). */
+#define DAO_GROUP_MAX 8u
 
 uint32_t rpl_dao_lifetime_s(const tern_rpl_t *rpl)
 {
@@ -95,20 +110,37 @@ void rpl_dao_flush_routes(tern_rpl_t *rpl)
     }
 }
 
-/* §9.8: a target reachable via @p child for @p lifetime_s (0: No-Path), path sequence @p seq. */
-static void route_update(tern_rpl_t *rpl, const tern_rpl_opt_target_t *t, const tern_ipv6_addr_t *child,
+/*
+ * §9.8: a target reachable via @p child for @p lifetime_s (0: No-Path), path sequence @p seq.
+ * §7.2, §9.2.2: the Path Sequence orders a target's DAOs: its owner counts up
+ * with each new DAO, routers keep and pass on the value. A route moves to
+ * another child only for a newer Path Sequence, so the targets a router
+ * re-announces from its table (own_dao_send()) fill gaps but never undo a
+ * newer path; information older than the route's from the same child is
+ * ignored too, and the route runs out unless refreshed.
+ * @return whether to pass it on towards the root: installed, or a No-Path
+ *         for a target we do not reach through another child (§9.8: the
+ *         routes of the old path go, those of a new path that got here first stay).
+ */
+static bool route_update(tern_rpl_t *rpl, const tern_rpl_opt_target_t *t, const tern_ipv6_addr_t *child,
                          uint16_t if_index, uint32_t lifetime_s, bool infinite, uint8_t seq)
 {
     tern_rpl_route_t *r = route_find(rpl, &t->prefix, t->prefix_len);
     if (lifetime_s == 0 && !infinite) {
         /* No-Path: only the child that owns the route withdraws it. */
-        if (r != NULL && tern_ipv6_addr_equal(&r->next_hop, child)) {
+        if (r != NULL && tern_ipv6_addr_equal(&r->next_hop, child) && !rpl_seq_newer(r->path_sequence, seq)) {
             route_remove(rpl, r);
+            return true;
         }
-        return;
+        return r == NULL;
+    }
+    if (r != NULL && (tern_ipv6_addr_equal(&r->next_hop, child) ? rpl_seq_newer(r->path_sequence, seq)
+                                                                 : !rpl_seq_newer(seq, r->path_sequence))) {
+        rpl_count(rpl, TERN_RPL_DAO_STALE_TARGET);
+        return false;
     }
     if (r != NULL && !tern_ipv6_addr_equal(&r->next_hop, child)) {
-        route_remove(rpl, r); /* the target moved to another child */
+        route_remove(rpl, r); /* the target moved to another child: a newer path */
         r = NULL;
     }
     if (r == NULL) {
@@ -117,7 +149,7 @@ static void route_update(tern_rpl_t *rpl, const tern_rpl_opt_target_t *t, const 
         }
         if (r == NULL) {
             rpl_count(rpl, TERN_RPL_ROUTE_TABLE_FULL);
-            return;
+            return false;
         }
         memset(r, 0, sizeof(*r));
         r->used = true;
@@ -131,39 +163,63 @@ static void route_update(tern_rpl_t *rpl, const tern_rpl_opt_target_t *t, const 
     if (fib_route(rpl, true, r, infinite ? 0u : lifetime_s) < 0) {
         rpl_count(rpl, TERN_RPL_ROUTE_TABLE_FULL);
         memset(r, 0, sizeof(*r)); /* not in the FIB: not a route */
+        return false;
     }
+    return true;
 }
 
 /* ------------------------------------------------------------ send */
 
-static int dao_send(tern_rpl_t *rpl, const uint8_t *options, size_t options_len, bool ack, uint8_t sequence)
+/*
+ * A DAO is built in place: the options are written into a message snip after
+ * the base object (TERN_RPL_DAO_LEN, no DODAGID), then the base is emitted in
+ * front of them and the snip shrunk to its length.
+ */
+
+/** A new DAO message with room for @p options_max bytes of options, or NULL (counted). */
+static tern_pkt_t *dao_alloc(tern_rpl_t *rpl, size_t options_max)
 {
-    const tern_rpl_parent_t *p = rpl_dodag_preferred(rpl);
-    if (p == NULL) {
-        return -ENETUNREACH;
-    }
+    return rpl_msg_alloc(rpl, TERN_RPL_DAO_LEN + options_max);
+}
+
+/** The options area of a message from dao_alloc(). */
+static uint8_t *dao_options(tern_pkt_t *msg)
+{
+    return (uint8_t *)msg->data + TERN_RPL_DAO_LEN;
+}
+
+/*
+ * Finish the DAO @p msg with @p options_len bytes of options and send it to
+ * @p to (storing mode: the parent's link-local address, §9.8 / §6.4; non-storing
+ * mode: the DODAGID, from a global address, routed, §9.7). Consumes @p msg.
+ * @return 0 or a negative errno.
+ */
+static int dao_finish_send(tern_rpl_t *rpl, tern_pkt_t *msg, size_t options_len, bool ack, uint8_t sequence,
+                           const tern_rpl_parent_t *to)
+{
+    tern_pktbuf_t *pb = &rpl->module.stack->pktbuf;
     tern_rpl_dao_repr_t dao = { .instance_id = rpl->instance_id, .ack_requested = ack, .has_dodag_id = false,
-                                .sequence = sequence, .dodag_id = rpl->dodag_id, .options = options,
+                                .sequence = sequence, .dodag_id = rpl->dodag_id, .options = dao_options(msg),
                                 .options_len = options_len };
-    tern_pkt_t *msg = rpl_msg_alloc(rpl, tern_rpl_dao_len(&dao));
-    if (msg == NULL) {
-        return -ENOMEM;
+    if (to == NULL || tern_rpl_dao_emit(&dao, msg->data, msg->size) < 0 ||
+        tern_pktbuf_realloc_data(pb, msg, tern_rpl_dao_len(&dao)) < 0) {
+        tern_pktbuf_release(pb, msg);
+        return (to == NULL) ? -ENETUNREACH : -EINVAL;
     }
-    (void)tern_rpl_dao_emit(&dao, msg->data, msg->size);
-    /* §9.8 / §6.4: in storing mode the DAO goes to the parent's link-local address, from ours;
-     * §9.7: in non-storing mode to the DODAGID, from a global address, routed. */
     int res = rpl_non_storing(rpl) ? rpl_send(rpl, msg, 0, &rpl->dodag_id, false, 0)
-                                   : rpl_send(rpl, msg, p->if_index, &p->addr, true, 0);
+                                   : rpl_send(rpl, msg, to->if_index, &to->addr, true, 0);
     if (res == 0) {
         rpl_count(rpl, TERN_RPL_DAO_OUT);
     }
     return res;
 }
 
-/* Our own DAO: a Target for each global address of our RPL interfaces, one Transit Information. */
-static void own_dao_send(tern_rpl_t *rpl)
+/*
+ * A Target for each global address of our RPL interfaces into @p out
+ * (at most @p cap bytes). @return the bytes written.
+ */
+static size_t own_targets_emit(tern_rpl_t *rpl, uint8_t *out, size_t cap)
 {
-    uint8_t options[DAO_OPTIONS_MAX];
     size_t n = 0;
     for (size_t i = 0; i < TERN_CONF_RPL_IFS; i++) {
         if (rpl->ifs[i] == NULL || tern_netapi_get(&rpl->ip->module, TERN_NETOPT_IPV6_ADDRS, rpl->ifs[i]->index,
@@ -176,33 +232,197 @@ static void own_dao_send(tern_rpl_t *rpl)
                 continue;
             }
             tern_rpl_opt_target_t t = { .prefix_len = 128, .prefix = a->addr };
-            int r = tern_rpl_opt_target_emit(&t, options + n,
-                                              sizeof(options) - n - TERN_RPL_OPT_TRANSIT_PARENT_LEN);
+            int r = tern_rpl_opt_target_emit(&t, out + n, cap - n);
             n += (r > 0) ? (size_t)r : 0u;
         }
     }
-    if (n == 0) {
-        /* No global address yet (the prefix comes with the parent's DIO): try again later. */
+    return n;
+}
+
+/* Path Lifetime (lifetime units, rounded up, at most 254; 0xFF infinite) left to route @p r at @p now. */
+static uint8_t route_units_left(const tern_rpl_t *rpl, const tern_rpl_route_t *r, uint64_t now)
+{
+    if (r->expires_us == RPL_NEVER) {
+        return 0xFFu;
+    }
+    uint64_t unit_us = (uint64_t)rpl->lifetime_unit * RPL_US_PER_S;
+    uint64_t units = (r->expires_us - now + unit_us - 1u) / unit_us;
+    return (uint8_t)((units > 0xFEu) ? 0xFEu : units);
+}
+
+/*
+ * The targets of our sub-DODAG (RFC 6550 §9.2.2: in storing mode a node
+ * advertises the targets it has routes for): Targets for the downward routes
+ * from routes[*cursor] on, each group followed by its Transit Information
+ * (§6.7.8). Consecutive routes with the same Path Lifetime left and Path
+ * Sequence share one Transit, at most DAO_GROUP_MAX Targets each (what a
+ * receiver keeps before a Transit). @p no_path: Path Lifetime 0 (§6.7.8,
+ * No-Path, §9.8). Routes via @p skip (our parent: it can not be below us)
+ * are left out. Stops when the next group would not fit in @p cap bytes;
+ * @p cursor is left on the first route not written.
+ * @return the bytes written.
+ */
+static size_t routes_emit(tern_rpl_t *rpl, size_t *cursor, const tern_rpl_parent_t *skip, bool no_path, uint8_t *out,
+                          size_t cap)
+{
+    uint64_t now = rpl_now(rpl);
+    tern_rpl_opt_transit_t tr;
+    memset(&tr, 0, sizeof(tr));
+    size_t n = 0;
+    size_t group = 0;
+    for (; *cursor < TERN_CONF_RPL_ROUTES; (*cursor)++) {
+        const tern_rpl_route_t *r = &rpl->routes[*cursor];
+        if (!r->used || r->expires_us <= now ||
+            (skip != NULL && r->if_index == skip->if_index && tern_ipv6_addr_equal(&r->next_hop, &skip->addr))) {
+            continue;
+        }
+        uint8_t units = no_path ? 0u : route_units_left(rpl, r, now);
+        bool same = group > 0 && group < DAO_GROUP_MAX && tr.path_lifetime == units &&
+                    tr.path_sequence == r->path_sequence;
+        if (group > 0 && !same) {
+            int w = tern_rpl_opt_transit_emit(&tr, out + n, cap - n);
+            n += (w > 0) ? (size_t)w : 0u;
+            group = 0;
+        }
+        tern_rpl_opt_target_t t = { .prefix_len = r->prefix_len, .prefix = r->target };
+        size_t tlen = TERN_RPL_OPT_TARGET_FIXED + ((size_t)r->prefix_len + 7u) / 8u;
+        if (n + tlen + TERN_RPL_OPT_TRANSIT_LEN > cap) {
+            break; /* the Transit of this group must fit too */
+        }
+        if (group == 0) {
+            memset(&tr, 0, sizeof(tr));
+            tr.path_sequence = r->path_sequence;
+            tr.path_lifetime = units;
+        }
+        int w = tern_rpl_opt_target_emit(&t, out + n, cap - n);
+        if (w <= 0) {
+            continue;
+        }
+        n += (size_t)w;
+        group++;
+    }
+    if (group > 0) {
+        int w = tern_rpl_opt_transit_emit(&tr, out + n, cap - n);
+        n += (w > 0) ? (size_t)w : 0u;
+    }
+    return n;
+}
+
+/*
+ * Storing mode: DAOs without K carrying the routes from routes[*cursor] on
+ * (routes_emit()) to @p to, until every route is sent or a message can not
+ * be had. @return the DAOs sent.
+ */
+static unsigned routes_send(tern_rpl_t *rpl, size_t *cursor, const tern_rpl_parent_t *to, bool no_path)
+{
+    unsigned sent = 0;
+    while (*cursor < TERN_CONF_RPL_ROUTES) {
+        tern_pkt_t *msg = dao_alloc(rpl, DAO_ROUTES_MAX);
+        if (msg == NULL) {
+            break;
+        }
+        size_t n = routes_emit(rpl, cursor, to, no_path, dao_options(msg), DAO_ROUTES_MAX);
+        if (n == 0) {
+            tern_pktbuf_release(&rpl->module.stack->pktbuf, msg);
+            break;
+        }
+        rpl->dao_sequence++;
+        if (dao_finish_send(rpl, msg, n, false, rpl->dao_sequence, to) == 0) {
+            sent++;
+        }
+    }
+    return sent;
+}
+
+/*
+ * Our own DAO: a Target for each global address of our RPL interfaces, one
+ * Transit Information, K set. In storing mode, the targets of our
+ * sub-DODAG follow (§9.2.2), in the same DAO as far as DAO_ROUTES_MAX
+ * allows and in further DAOs without K: a new parent, a refresh and a DTSN
+ * increment of the parent all re-announce the whole sub-DODAG, so routes two
+ * or more hops below a node that changed parent move to the new path too.
+ */
+static void own_dao_send(tern_rpl_t *rpl)
+{
+    const tern_rpl_parent_t *p = rpl_dodag_preferred(rpl);
+    bool storing = !rpl_non_storing(rpl);
+    size_t cap = DAO_OPTIONS_MAX + (storing ? DAO_ROUTES_MAX : 0u);
+    tern_pkt_t *msg = (p != NULL) ? dao_alloc(rpl, cap) : NULL;
+    if (msg == NULL) {
         rpl->dao_at_us = rpl_now(rpl) + DAO_DELAY_US;
         return;
     }
+    uint8_t *options = dao_options(msg);
+    size_t n = own_targets_emit(rpl, options, DAO_OPTIONS_MAX - TERN_RPL_OPT_TRANSIT_PARENT_LEN);
     uint8_t unit_lifetime = rpl->default_lifetime;
     tern_rpl_opt_transit_t transit = { .external = false, .path_control = 0, .path_sequence = rpl->path_sequence,
                                        .path_lifetime = unit_lifetime, .has_parent = false };
     /* §9.7, §6.7.8: in non-storing mode the Parent Address names our preferred parent. */
-    if (rpl_non_storing(rpl)) {
-        if (rpl_ns_parent_address(rpl, &transit.parent) < 0) {
-            rpl->dao_at_us = rpl_now(rpl) + DAO_DELAY_US;
-            return;
-        }
-        transit.has_parent = true;
+    if (n != 0 && rpl_non_storing(rpl)) {
+        transit.has_parent = rpl_ns_parent_address(rpl, &transit.parent) == 0;
+        n = transit.has_parent ? n : 0u;
     }
-    int r = tern_rpl_opt_transit_emit(&transit, options + n, sizeof(options) - n);
+    if (n == 0) {
+        /* No global address yet (the prefix comes with the parent's DIO): try again later. */
+        tern_pktbuf_release(&rpl->module.stack->pktbuf, msg);
+        rpl->dao_at_us = rpl_now(rpl) + DAO_DELAY_US;
+        return;
+    }
+    if (!rpl->dao_pending) {
+        /* §7.2: a new DAO (not a retry) of ours: the next Path Sequence. */
+        rpl->path_sequence = rpl_seq_next(rpl->path_sequence);
+        transit.path_sequence = rpl->path_sequence;
+    }
+    int r = tern_rpl_opt_transit_emit(&transit, options + n, cap - n);
     n += (r > 0) ? (size_t)r : 0u;
+    size_t cursor = 0;
+    if (storing) {
+        n += routes_emit(rpl, &cursor, p, false, options + n, cap - n);
+    }
     rpl->dao_sequence++;
+    rpl->dao_ack_sequence = rpl->dao_sequence;
     rpl->dao_pending = true;
-    (void)dao_send(rpl, options, n, true, rpl->dao_sequence);
+    (void)dao_finish_send(rpl, msg, n, true, rpl->dao_sequence, p);
+    if (storing) {
+        (void)routes_send(rpl, &cursor, p, false);
+    }
     rpl->dao_at_us = rpl_now(rpl) + (uint64_t)TERN_CONF_RPL_DAO_ACK_TIMEOUT_MS * RPL_US_PER_MS;
+}
+
+void rpl_dao_no_path(tern_rpl_t *rpl, const tern_rpl_parent_t *old)
+{
+    if (old == NULL || !old->used || rpl_non_storing(rpl) || rpl->role == TERN_RPL_ROLE_ROOT || !rpl->joined) {
+        return;
+    }
+    /* §9.8 (storing mode): a node that drops a parent from its DAO parent set
+     * SHOULD tell it with a No-Path DAO, so that the routes through the old path
+     * go at once instead of when their lifetimes end. The withdrawal covers us
+     * and our sub-DODAG; a router only withdraws routes that go via the sender
+     * (route_update()), so one that the new path reached first keeps it. */
+    tern_pkt_t *msg = dao_alloc(rpl, DAO_OPTIONS_MAX + DAO_ROUTES_MAX);
+    if (msg == NULL) {
+        return;
+    }
+    size_t cap = DAO_OPTIONS_MAX + DAO_ROUTES_MAX;
+    uint8_t *options = dao_options(msg);
+    size_t n = own_targets_emit(rpl, options, DAO_OPTIONS_MAX - TERN_RPL_OPT_TRANSIT_PARENT_LEN);
+    if (n != 0) {
+        tern_rpl_opt_transit_t transit = { .path_sequence = rpl->path_sequence, .path_lifetime = 0 };
+        int r = tern_rpl_opt_transit_emit(&transit, options + n, cap - n);
+        n += (r > 0) ? (size_t)r : 0u;
+    }
+    size_t cursor = 0;
+    n += routes_emit(rpl, &cursor, old, true, options + n, cap - n);
+    if (n == 0) {
+        tern_pktbuf_release(&rpl->module.stack->pktbuf, msg);
+        return;
+    }
+    rpl->dao_sequence++;
+    unsigned sent = (dao_finish_send(rpl, msg, n, false, rpl->dao_sequence, old) == 0) ? 1u : 0u;
+    sent += routes_send(rpl, &cursor, old, true);
+    for (unsigned i = 0; i < sent; i++) {
+        rpl_count(rpl, TERN_RPL_DAO_NO_PATH_OUT);
+    }
 }
 
 static void dao_ack_send(tern_rpl_t *rpl, const tern_ipv6_addr_t *dst, uint16_t if_index, uint8_t sequence,
@@ -262,10 +482,16 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
         return;
     }
     rpl_count(rpl, TERN_RPL_DAO_IN);
+    /* §9.2: a storing router passes the targets on towards the root, in a DAO
+     * of its own with the Targets it accepted (fwd_n bytes of options). */
+    tern_pkt_t *fwd = NULL;
+    size_t fwd_n = 0;
+    if (!rpl_non_storing(rpl) && rpl->role == TERN_RPL_ROLE_ROUTER) {
+        fwd = dao_alloc(rpl, dao.options_len);
+    }
     /* §6.7.8: each Transit Information applies to the Targets before it (since the last Transit). */
-    tern_rpl_opt_target_t targets[8];
+    tern_rpl_opt_target_t targets[DAO_GROUP_MAX];
     size_t count = 0;
-    bool any = false;
     tern_rpl_opt_iter_t it;
     tern_rpl_opt_t opt;
     tern_rpl_opt_iter_init(&it, dao.options, dao.options_len);
@@ -302,14 +528,28 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
                     rpl_ns_update(rpl, &targets[i].prefix, &tr.parent, if_index, lifetime, infinite,
                                   tr.path_sequence);
                 }
-                any = any || count > 0;
                 count = 0;
                 continue;
             }
+            size_t passed = 0;
             for (size_t i = 0; i < count; i++) {
-                route_update(rpl, &targets[i], &hdr->src, if_index, lifetime, infinite, tr.path_sequence);
+                if (!route_update(rpl, &targets[i], &hdr->src, if_index, lifetime, infinite, tr.path_sequence)) {
+                    rpl_count(rpl, TERN_RPL_DAO_NOT_FORWARDED);
+                    continue;
+                }
+                int w = (fwd != NULL) ? tern_rpl_opt_target_emit(&targets[i], dao_options(fwd) + fwd_n,
+                                                                 dao.options_len - fwd_n)
+                                      : -ENOBUFS;
+                if (w > 0) {
+                    fwd_n += (size_t)w;
+                    passed++;
+                }
             }
-            any = any || count > 0;
+            if (passed > 0) {
+                /* Re-emitted options are no longer than the ones received: this fits. */
+                int w = tern_rpl_opt_transit_emit(&tr, dao_options(fwd) + fwd_n, dao.options_len - fwd_n);
+                fwd_n += (w > 0) ? (size_t)w : 0u;
+            }
             count = 0;
         }
     }
@@ -319,12 +559,13 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
     if (dao.ack_requested) {
         dao_ack_send(rpl, &hdr->src, if_index, dao.sequence, TERN_RPL_DAO_ACK_ACCEPT);
     }
-    /* §9.2: a router passes the targets on towards the root. */
-    if (any && rpl->role == TERN_RPL_ROLE_ROUTER) {
+    if (fwd != NULL && fwd_n > 0) {
         rpl->dao_sequence++;
-        if (dao_send(rpl, dao.options, dao.options_len, false, rpl->dao_sequence) == 0) {
+        if (dao_finish_send(rpl, fwd, fwd_n, false, rpl->dao_sequence, rpl_dodag_preferred(rpl)) == 0) {
             rpl_count(rpl, TERN_RPL_DAO_FORWARDED);
         }
+    } else if (fwd != NULL) {
+        tern_pktbuf_release(&rpl->module.stack->pktbuf, fwd);
     }
 }
 
@@ -342,7 +583,7 @@ void rpl_dao_ack_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t 
         rpl_count(rpl, TERN_RPL_UNKNOWN_INSTANCE);
         return;
     }
-    if (!rpl->dao_pending || ack.sequence != rpl->dao_sequence) {
+    if (!rpl->dao_pending || ack.sequence != rpl->dao_ack_sequence) {
         rpl_count(rpl, TERN_RPL_DAO_ACK_UNEXPECTED);
         return;
     }
@@ -404,4 +645,27 @@ void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now)
         rpl_count(rpl, TERN_RPL_DAO_RETRIES);
     }
     own_dao_send(rpl);
+}
+
+/* ------------------------------------------------------------ forwarding errors */
+
+void rpl_dao_route_failed(tern_rpl_t *rpl, const tern_ipv6_addr_t *target)
+{
+    /* §11.2.2.3: "remove the routing states that caused forwarding to that
+     * neighbor"; the IPv6 module already took the route out of the FIB. */
+    for (size_t i = 0; i < TERN_CONF_RPL_ROUTES; i++) {
+        tern_rpl_route_t *r = &rpl->routes[i];
+        if (r->used && tern_ipv6_addr_match_prefix(target, &r->target, r->prefix_len)) {
+            route_remove(rpl, r);
+            rpl_count(rpl, TERN_RPL_RPI_ROUTES_FAILED);
+            break;
+        }
+    }
+    /* §9.6: a DTSN increment asks the sub-DODAG for its DAOs again, so a
+     * target still below us gets its route back along the path it really
+     * takes (each DAO carries the sender's sub-DODAG, see own_dao_send()). */
+    if (rpl->joined && !rpl_non_storing(rpl) && rpl->role != TERN_RPL_ROLE_LEAF) {
+        rpl->dtsn++;
+        rpl_trickle_reset(rpl);
+    }
 }

@@ -31,30 +31,6 @@
 
 static const tern_ipv6_addr_t all_rpl_nodes = { { 0xff, 0x02, [15] = 0x1a } };
 
-/*
- * RFC 6550 §7.2: is lollipop counter @p a newer than @p b? The linear part
- * (128..255) precedes the circular one (0..127); a window of 16 decides
- * across the two and within the circle.
- */
-static bool seq_newer(uint8_t a, uint8_t b)
-{
-    const unsigned window = 16u;
-    if (a == b) {
-        return false;
-    }
-    if (a >= 128u && b < 128u) {
-        return (256u + b - a) > window;
-    }
-    if (a < 128u && b >= 128u) {
-        return (256u + a - b) <= window;
-    }
-    if (a < 128u) {
-        unsigned d = (unsigned)((a - b) & 0x7Fu); /* circular region, mod 128 */
-        return d != 0 && d < 64u;
-    }
-    return a > b;
-}
-
 /* ------------------------------------------------------------ Trickle */
 
 void rpl_trickle_reset(tern_rpl_t *rpl)
@@ -350,7 +326,7 @@ void rpl_dio_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, const tern_ne
         if (!join(rpl, &dio, &o)) {
             return;
         }
-    } else if (seq_newer(dio.version, rpl->version)) {
+    } else if (rpl_seq_newer(dio.version, rpl->version)) {
         if (dio.rank == TERN_RPL_INFINITE_RANK) {
             rpl_count(rpl, TERN_RPL_BAD_RANK);
             return;

@@ -191,6 +191,7 @@ void rpl_dodag_select(tern_rpl_t *rpl)
     }
     int8_t best = (int8_t)index[sel.parents[0]];
     bool switched = best != rpl->preferred;
+    int8_t old = rpl->preferred;
     uint16_t old_rank = rpl->rank;
     rpl->preferred = best;
     rpl->rank = sel.rank;
@@ -204,8 +205,13 @@ void rpl_dodag_select(tern_rpl_t *rpl)
          * DTSN asks our children for their DAOs again (storing mode). */
         rpl->dtsn++;
         rpl->probe_at_us = rpl_now(rpl) + (uint64_t)TERN_CONF_RPL_PROBE_INTERVAL_S * RPL_US_PER_S;
-        /* §9.6: a new preferred parent needs our DAO (storing mode: routes go through it now). */
+        /* §9.6: a new preferred parent needs our DAO (storing mode: routes go through it now);
+         * it carries our sub-DODAG's targets too (dao.c, §9.2.2). */
         rpl_dao_schedule(rpl);
+        /* §9.8: the former parent, still a neighbor, withdraws the routes through us. */
+        if (old >= 0) {
+            rpl_dao_no_path(rpl, &rpl->parents[old]);
+        }
     }
     /* RFC 6550 §8.3: a changed rank or parent is an inconsistency worth telling quickly. */
     if (switched || old_rank != rpl->rank) {
@@ -282,6 +288,16 @@ bool rpl_dodag_dio_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, const tern
         if (dtsn != rpl->parent_dtsn) {
             rpl->parent_dtsn = dtsn;
             rpl_dao_schedule(rpl);
+            /* §9.6 lets a storing node increment its DTSN to have its children
+             * send DAOs again. Choice: a router does so whenever its preferred
+             * parent's DTSN changes, so the request travels down the whole
+             * sub-DODAG and every target below us announces itself with a new
+             * Path Sequence, which a route of an older path gives way to (§7.2,
+             * dao.c). The new DTSN goes out at Imin. */
+            if (!rpl_non_storing(rpl) && rpl->role == TERN_RPL_ROLE_ROUTER) {
+                rpl->dtsn = rpl_seq_next(rpl->dtsn);
+                rpl_trickle_reset(rpl);
+            }
         }
     }
     if (rpl->preferred < 0 && p->l2addr_len != 0 &&

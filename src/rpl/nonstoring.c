@@ -31,6 +31,9 @@
 #include "rpl_internal.h"
 #include "tern/netapi.h"
 
+_Static_assert(TERN_CONF_RPL_NS_LINKS > 0,
+               "nonstoring.c is left out of the build when TERN_CONF_RPL_NS_LINKS is 0 (set it through CMake)");
+
 static bool is_root_address(const tern_rpl_t *rpl, const tern_ipv6_addr_t *addr)
 {
     if (tern_ipv6_addr_equal(addr, &rpl->dodag_id)) {
@@ -144,16 +147,7 @@ void rpl_ns_provider(tern_rpl_t *rpl, bool install)
                        install;
 }
 
-int rpl_ns_parent_address(tern_rpl_t *rpl, tern_ipv6_addr_t *out)
-{
-    const tern_rpl_parent_t *p = rpl_dodag_preferred(rpl);
-    if (p == NULL || rpl->prefix_len == 0 || tern_ipv6_addr_is_unspecified(&rpl->prefix)) {
-        return -ENETUNREACH;
-    }
-    *out = rpl->prefix;
-    memcpy(&out->u8[8], &p->addr.u8[8], 8);
-    return 0;
-}
+/* rpl_ns_parent_address(): nonstoring_node.c (built without the root's part too). */
 
 int tern_rpl_source_route(tern_rpl_t *rpl, const tern_ipv6_addr_t *dst, tern_ipv6_source_route_t *route)
 {

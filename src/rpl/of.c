@@ -9,11 +9,17 @@
 
 const tern_rpl_of_t *tern_rpl_of_get(uint16_t ocp)
 {
+    /* Only the objective functions built (TERN_CONF_RPL_OF0, _MRHOF; config.h):
+     * another OCP is unsupported (RFC 6550 §18.5). */
     switch (ocp) {
+#if TERN_CONF_RPL_OF0
     case TERN_RPL_OCP_OF0:
         return &tern_rpl_of0;
+#endif
+#if TERN_CONF_RPL_MRHOF
     case TERN_RPL_OCP_MRHOF:
         return &tern_rpl_mrhof;
+#endif
     default:
         return NULL;
     }

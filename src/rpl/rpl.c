@@ -59,6 +59,12 @@ static const char *const rpl_counter_names[TERN_RPL_STAT_NUMOF] = {
     [TERN_RPL_NO_IF] = "no_if",
     [TERN_RPL_NS_NO_ROUTE] = "ns_no_route",
     [TERN_RPL_NS_LOOP] = "ns_loop",
+    [TERN_RPL_DAO_NO_PATH_OUT] = "dao_no_path_out",
+    [TERN_RPL_DAO_NOT_FORWARDED] = "dao_not_forwarded",
+    [TERN_RPL_DAO_STALE_TARGET] = "dao_stale_target",
+    [TERN_RPL_RPI_TRICKLE_RESETS] = "rpi_trickle_resets",
+    [TERN_RPL_RPI_ROUTES_FAILED] = "rpi_routes_failed",
+    [TERN_RPL_RPI_EVENTS_LOST] = "rpi_events_lost",
 };
 
 const char *tern_rpl_role_name(uint8_t role)
@@ -172,9 +178,22 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
     return (a < b) ? a : b;
 }
 
-static void reschedule(tern_rpl_t *rpl)
+/*
+ * Arm the timer for the earliest deadline. The route tables (storing-mode
+ * routes, the non-storing root's links: 96 entries at the defaults) are
+ * scanned only when @p tables: entries are added or refreshed by messages
+ * (DAOs, options, ticks) but never by a TX status report, which comes for
+ * every unicast frame and at most removes routes (parent loss, §8.2.2.5) or
+ * moves the DAO timer (read live here). Between scans tables_at_us is a lower
+ * bound of the tables' next expiry, so the timer may fire early, never late;
+ * a tick rescans.
+ */
+static void reschedule(tern_rpl_t *rpl, bool tables)
 {
-    uint64_t next = min_u64(rpl_dio_next_deadline(rpl), rpl_dao_next_deadline(rpl));
+    if (tables) {
+        rpl->tables_at_us = rpl_dao_next_deadline(rpl);
+    }
+    uint64_t next = min_u64(rpl_dio_next_deadline(rpl), min_u64(rpl->tables_at_us, rpl->dao_at_us));
     next = min_u64(next, rpl_dodag_next_deadline(rpl));
     if (rpl->tx_count > 0) {
         next = min_u64(next, rpl_now(rpl));
@@ -434,6 +453,7 @@ static int set_role(tern_rpl_t *rpl, const role_config_t *cfg)
     } else if (cfg->role != TERN_RPL_ROLE_NONE) {
         /* §8.3: a node without a DODAG may solicit one (DIS), after a random delay. */
         rpl->dis_at_us = now + 1u + rpl_random(rpl) % RPL_US_PER_S;
+        rpl->path_sequence = 240u; /* §7.2: lollipop start; dao.c increments it per new DAO */
     }
     return 0;
 }
@@ -517,10 +537,14 @@ static int handle(tern_module_t *self, tern_msg_t *msg)
     case TERN_MSG_TIMER:
         rpl->timer_at = RPL_NEVER; /* it fired */
         drain_tx_reports(rpl);
+        rpl_rpi_drain(rpl);
         tick(rpl);
         break;
     case MSG_TX_STATUS:
         drain_tx_reports(rpl);
+        break;
+    case RPL_MSG_RPI_EVENT:
+        rpl_rpi_drain(rpl); /* rpi_state.c */
         break;
     case MSG_ENABLE:
         enable(rpl, msg->content.ptr);
@@ -535,7 +559,8 @@ static int handle(tern_module_t *self, tern_msg_t *msg)
         res = -ENOTSUP;
         break;
     }
-    reschedule(rpl);
+    rpl_rpi_sync(rpl); /* the IPv6 module's copy of the data-plane state (rpi_state.c) */
+    reschedule(rpl, msg->type != MSG_TX_STATUS);
     return res;
 }
 
@@ -548,6 +573,7 @@ int tern_rpl_init(tern_rpl_t *rpl, tern_stack_t *stack, tern_ipv6_t *ip)
     rpl->ip = ip;
     tern_rpl_etx_init(&rpl->etx);
     rpl->timer_at = RPL_NEVER;
+    rpl->tables_at_us = RPL_NEVER;
     rpl->preferred = -1;
     tern_rpl_seed(rpl, 0x2545F491u ^ (uint32_t)(uintptr_t)stack);
     int res = tern_module_init(&rpl->module, "rpl", RPL_PRIORITY, handle, rpl, rpl->queue,
@@ -574,7 +600,7 @@ int tern_rpl_init(tern_rpl_t *rpl, tern_stack_t *stack, tern_ipv6_t *ip)
         return res;
     }
     rpl->stats.name = "rpl";
-    rpl->stats.names = rpl_counter_names;
+    rpl->stats.names = TERN_STATS_NAMES(rpl_counter_names);
     rpl->stats.values = rpl->counters;
     rpl->stats.count = TERN_RPL_STAT_NUMOF;
     tern_stack_add_stats(stack, &rpl->stats);

@@ -39,6 +39,36 @@ static inline void rpl_count(tern_rpl_t *rpl, unsigned c)
     tern_count(&rpl->counters[c]);
 }
 
+/**
+ * RFC 6550 §7.2: is lollipop counter @p a newer than @p b? The linear part
+ * (128..255) precedes the circular one (0..127); a window of 16 decides
+ * across the two and within the circle. (DODAG versions, Path Sequences.)
+ */
+static inline bool rpl_seq_newer(uint8_t a, uint8_t b)
+{
+    const unsigned window = 16u;
+    if (a == b) {
+        return false;
+    }
+    if (a >= 128u && b < 128u) {
+        return (256u + b - a) > window;
+    }
+    if (a < 128u && b >= 128u) {
+        return (256u + a - b) <= window;
+    }
+    if (a < 128u) {
+        unsigned d = (unsigned)((a - b) & 0x7Fu); /* circular region, mod 128 */
+        return d != 0 && d < 64u;
+    }
+    return a > b;
+}
+
+/** RFC 6550 §7.2: the lollipop counter after @p a: up through the linear part 128..255, then round 0..127. */
+static inline uint8_t rpl_seq_next(uint8_t a)
+{
+    return (a == 127u) ? 0u : (uint8_t)(a + 1u);
+}
+
 /** The stack's time. */
 uint64_t rpl_now(const tern_rpl_t *rpl);
 
@@ -63,6 +93,20 @@ tern_pkt_t *rpl_msg_alloc(tern_rpl_t *rpl, size_t len);
 
 /** The link-local address of interface @p if_index. @return 0 or -EADDRNOTAVAIL. */
 int rpl_link_local(tern_rpl_t *rpl, uint16_t if_index, tern_ipv6_addr_t *out);
+
+/* rpi_state.c: the RPL Packet Information's data-plane state in the IPv6 module (RFC 6553). */
+
+/** Message to the module: the IPv6 module reported rank or forwarding errors (rpi_state.c). */
+#define RPL_MSG_RPI_EVENT (TERN_MSG_USER + 3)
+
+/** Push the data-plane state (instance, rank, parent, mode, interfaces) to the IPv6 module if it changed. */
+void rpl_rpi_sync(tern_rpl_t *rpl);
+
+/** Handle the reports of the IPv6 module: Trickle reset (§11.2.2.2), failed routes (§11.2.2.3). */
+void rpl_rpi_drain(tern_rpl_t *rpl);
+
+/** Storing mode: the downward route to @p target failed (a packet came back with F, §11.2.2.3): remove it. */
+void rpl_dao_route_failed(tern_rpl_t *rpl, const tern_ipv6_addr_t *target);
 
 /* dodag.c */
 
@@ -144,6 +188,12 @@ void rpl_dao_ack_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t 
 /** Schedule our DAO (new parent, DTSN increment, refresh) after a short delay (§9.5 DelayDAO). */
 void rpl_dao_schedule(tern_rpl_t *rpl);
 
+/**
+ * Storing mode: @p old stopped being our preferred parent while still in the
+ * parent set: send it No-Path DAOs for us and our sub-DODAG (§9.8).
+ */
+void rpl_dao_no_path(tern_rpl_t *rpl, const tern_rpl_parent_t *old);
+
 /** Next DAO or route deadline, or RPL_NEVER. */
 uint64_t rpl_dao_next_deadline(const tern_rpl_t *rpl);
 
@@ -164,6 +214,8 @@ static inline bool rpl_non_storing(const tern_rpl_t *rpl)
     return rpl->mop == TERN_RPL_MOP_NON_STORING;
 }
 
+#if TERN_CONF_RPL_NS_LINKS > 0
+
 /**
  * Root: @p target is reachable via @p parent for @p lifetime_s (0 and not
  * @p infinite: No-Path, the link goes), learnt on @p if_index (§9.7).
@@ -182,6 +234,48 @@ uint64_t rpl_ns_next_deadline(const tern_rpl_t *rpl);
 
 /** Expire the links whose lifetime ended at @p now. */
 void rpl_ns_tick(tern_rpl_t *rpl, uint64_t now);
+
+#else /* TERN_CONF_RPL_NS_LINKS 0 (config.h): nonstoring.c not built, no links kept */
+
+/* A root of a non-storing DODAG (only by tern_rpl_set_root_mop()) keeps no
+ * link: each DAO target is counted as not installed, as with a full table. */
+static inline void rpl_ns_update(tern_rpl_t *rpl, const tern_ipv6_addr_t *target, const tern_ipv6_addr_t *parent,
+                                 uint16_t if_index, uint32_t lifetime_s, bool infinite, uint8_t seq)
+{
+    (void)target;
+    (void)parent;
+    (void)if_index;
+    (void)infinite;
+    (void)seq;
+    if (lifetime_s != 0) {
+        rpl_count(rpl, TERN_RPL_ROUTE_TABLE_FULL);
+    }
+}
+
+static inline void rpl_ns_flush(tern_rpl_t *rpl)
+{
+    (void)rpl;
+}
+
+static inline void rpl_ns_provider(tern_rpl_t *rpl, bool install)
+{
+    (void)rpl;
+    (void)install;
+}
+
+static inline uint64_t rpl_ns_next_deadline(const tern_rpl_t *rpl)
+{
+    (void)rpl;
+    return RPL_NEVER;
+}
+
+static inline void rpl_ns_tick(tern_rpl_t *rpl, uint64_t now)
+{
+    (void)rpl;
+    (void)now;
+}
+
+#endif /* TERN_CONF_RPL_NS_LINKS */
 
 /**
  * Node: the preferred parent's global address for the Transit Information

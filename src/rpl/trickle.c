@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "tern/div64.h"
 #include "tern/rpl/trickle.h"
 
 #define NO_DEADLINE UINT64_MAX
@@ -54,7 +55,7 @@ static uint64_t random_below(tern_trickle_t *trickle, uint64_t span)
     if (span > UINT32_MAX) {
         r = (r << 32) | trickle->random(trickle->random_ctx);
     }
-    return r % span;
+    return tern_umod64(r, span); /* tern/div64.h: no 64-bit division routine */
 }
 
 /* §4.2 rule 2: a new interval begins at @p start_us: c = 0, t in [I/2, I). */
@@ -146,7 +147,7 @@ bool tern_trickle_run(tern_trickle_t *trickle, uint64_t now_us)
         uint64_t next_start = end;
         if (trickle->interval_us == imax && now_us - end >= imax) {
             /* The owner slept through whole intervals of Imax: skip them. */
-            uint64_t missed = (now_us - end) / imax;
+            uint64_t missed = tern_udiv64(now_us - end, imax, NULL);
             trickle->counters[TERN_TRICKLE_SKIPPED] += (uint32_t)(missed > UINT32_MAX ? UINT32_MAX : missed);
             next_start = add_saturating(end, missed * imax);
         }

@@ -61,9 +61,45 @@ static bool bit(const uint8_t *map, size_t i)
     return ((map[i / 8u] >> (i % 8u)) & 1u) != 0;
 }
 
-static void set_bit(uint8_t *map, size_t i)
+/*
+ * Units [@p first, @p last] of a bitmap (unit i: bit i % 8 of byte i / 8), a
+ * byte at a time: the mask of byte @p b's bits in the range.
+ */
+static uint8_t range_mask(size_t b, size_t first, size_t last)
 {
-    map[i / 8u] = (uint8_t)(map[i / 8u] | (1u << (i % 8u)));
+    unsigned lo = (b == first / 8u) ? (unsigned)(first % 8u) : 0u;
+    unsigned hi = (b == last / 8u) ? (unsigned)(last % 8u) : 7u;
+    return (uint8_t)((0xFFu << lo) & (0xFFu >> (7u - hi)));
+}
+
+/* Is any unit of [@p first, @p last] set? (false for an empty range) */
+static bool range_any(const uint8_t *map, size_t first, size_t last)
+{
+    for (size_t b = first / 8u; first <= last && b <= last / 8u; b++) {
+        if ((map[b] & range_mask(b, first, last)) != 0u) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is every unit of [@p first, @p last] set? */
+static bool range_all(const uint8_t *map, size_t first, size_t last)
+{
+    for (size_t b = first / 8u; b <= last / 8u; b++) {
+        uint8_t mask = range_mask(b, first, last);
+        if ((map[b] & mask) != mask) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void range_set(uint8_t *map, size_t first, size_t last)
+{
+    for (size_t b = first / 8u; b <= last / 8u; b++) {
+        map[b] = (uint8_t)(map[b] | range_mask(b, first, last));
+    }
 }
 
 static bool key_equal(const tern_sixlowpan_reass_key_t *a, const tern_sixlowpan_reass_key_t *b)
@@ -128,22 +164,11 @@ static enum meets fragment_meets(const tern_sixlowpan_reass_slot_t *s, size_t of
     size_t first = offset / UNIT;
     size_t last = (offset + len - 1u) / UNIT;
     size_t units = ((size_t)s->size + UNIT - 1u) / UNIT;
-    bool any = false;
-    bool all = true;
-    bool inner_start = false;
-    for (size_t u = first; u <= last; u++) {
-        if (bit(s->have, u)) {
-            any = true;
-        } else {
-            all = false;
-        }
-        if (u > first && bit(s->start, u)) {
-            inner_start = true;
-        }
-    }
-    if (!any) {
+    if (!range_any(s->have, first, last)) {
         return MEETS_NONE;
     }
+    bool all = range_all(s->have, first, last);
+    bool inner_start = range_any(s->start, first + 1u, last);
     /* The same extent as one received fragment: a run of received units that
      * starts at a start mark, has none inside, and ends where the next
      * fragment starts, a gap begins, or the datagram ends. The end octet
@@ -163,7 +188,7 @@ int tern_sixlowpan_reass_init(tern_sixlowpan_reass_t *reass, tern_pktbuf_t *pktb
     memset(reass, 0, sizeof(*reass));
     reass->pktbuf = pktbuf;
     reass->stats.name = "6lo_reass";
-    reass->stats.names = reass_counter_names;
+    reass->stats.names = TERN_STATS_NAMES(reass_counter_names);
     reass->stats.values = reass->counters;
     reass->stats.count = TERN_SIXLOWPAN_REASS_STAT_NUMOF;
     return 0;
@@ -248,10 +273,8 @@ tern_pkt_t *tern_sixlowpan_reass_add(tern_sixlowpan_reass_t *reass, const tern_s
     memcpy((uint8_t *)s->data->data + offset, data, len);
     size_t first = offset / UNIT;
     size_t last = (offset + len - 1u) / UNIT;
-    set_bit(s->start, first);
-    for (size_t u = first; u <= last; u++) {
-        set_bit(s->have, u);
-    }
+    range_set(s->start, first, first);
+    range_set(s->have, first, last);
     s->received = (uint16_t)(s->received + len);
     if (s->received != s->size) {
         return NULL;

@@ -75,19 +75,41 @@ static void iphc_l2addr(tern_iphc_l2addr_t *out, const uint8_t *addr, uint8_t le
     }
 }
 
+/*
+ * Contexts end with their lifetime (RFC 6775 §4.2 Valid Lifetime): remove the
+ * expired ones, note the next expiry and how many entries the codec needs to
+ * look at (entries past the highest CID in use are unused: the codec skips
+ * them either way).
+ */
+static void context_sweep(tern_sixlowpan_if_t *lif, uint64_t now_us)
+{
+    uint64_t next = UINT64_MAX;
+    uint8_t count = 0;
+    for (size_t cid = 0; cid < TERN_IPHC_CONTEXT_MAX; cid++) {
+        if (lif->contexts[cid].flags == 0) {
+            continue;
+        }
+        if (lif->context_expiry_us[cid] <= now_us) {
+            memset(&lif->contexts[cid], 0, sizeof(lif->contexts[cid]));
+            continue;
+        }
+        next = (lif->context_expiry_us[cid] < next) ? lif->context_expiry_us[cid] : next;
+        count = (uint8_t)(cid + 1u);
+    }
+    lif->context_next_expiry_us = next;
+    lif->context_count = count;
+}
+
 void sixlowpan_iphc_link(tern_sixlowpan_if_t *lif, uint64_t now_us, const uint8_t *src, uint8_t src_len,
                          const uint8_t *dst, uint8_t dst_len, tern_iphc_link_t *link)
 {
-    /* Contexts end with their lifetime (RFC 6775 §4.2 Valid Lifetime). */
-    for (size_t cid = 0; cid < TERN_IPHC_CONTEXT_MAX; cid++) {
-        if (lif->contexts[cid].flags != 0 && lif->context_expiry_us[cid] <= now_us) {
-            memset(&lif->contexts[cid], 0, sizeof(lif->contexts[cid]));
-        }
+    if (now_us >= lif->context_next_expiry_us) {
+        context_sweep(lif, now_us);
     }
     iphc_l2addr(&link->src, src, src_len);
     iphc_l2addr(&link->dst, dst, dst_len);
     link->contexts = lif->contexts;
-    link->context_count = TERN_IPHC_CONTEXT_MAX;
+    link->context_count = lif->context_count;
 }
 
 int tern_sixlowpan_context_set(tern_sixlowpan_t *lowpan, uint16_t if_index, uint8_t cid,
@@ -104,6 +126,7 @@ int tern_sixlowpan_context_set(tern_sixlowpan_t *lowpan, uint16_t if_index, uint
     }
     tern_iphc_context_t *ctx = &lif->contexts[cid];
     memset(ctx, 0, sizeof(*ctx));
+    lif->context_next_expiry_us = 0; /* sixlowpan_iphc_link() recounts */
     if (lifetime_s == 0) {
         return 0; /* RFC 6775 §4.2: a Valid Lifetime of 0 removes the context */
     }
@@ -419,7 +442,7 @@ int tern_sixlowpan_init(tern_sixlowpan_t *lowpan, tern_stack_t *stack)
         return res;
     }
     lowpan->stats.name = "sixlowpan";
-    lowpan->stats.names = sixlowpan_counter_names;
+    lowpan->stats.names = TERN_STATS_NAMES(sixlowpan_counter_names);
     lowpan->stats.values = lowpan->counters;
     lowpan->stats.count = TERN_SIXLOWPAN_STAT_NUMOF;
     tern_stack_add_stats(stack, &lowpan->stats);

@@ -274,7 +274,7 @@ int tern_udp_init(tern_udp_t *udp, tern_stack_t *stack, struct tern_ipv6 *ipv6)
         return res;
     }
     udp->stats.name = "udp";
-    udp->stats.names = udp_counter_names;
+    udp->stats.names = TERN_STATS_NAMES(udp_counter_names);
     udp->stats.values = udp->counters;
     udp->stats.count = TERN_UDP_STAT_NUMOF;
     tern_stack_add_stats(stack, &udp->stats);

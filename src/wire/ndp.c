@@ -531,3 +531,68 @@ int tern_ndp_opt_rdnss_emit(const tern_ndp_opt_rdnss_t *repr, uint8_t *buf, size
     tern_store32(buf + 4, repr->lifetime);
     return (int)need;
 }
+
+/* ------------------------------------------------------------ Route Information (RFC 4191 §2.3) */
+
+size_t tern_ndp_opt_route_info_len(uint8_t prefix_len)
+{
+    /* §2.3: Length 1 for /0, 2 when the prefix fits 64 bits, else 3. */
+    if (prefix_len > 128u) {
+        return 0;
+    }
+    return (prefix_len == 0u) ? 8u : (prefix_len <= 64u) ? 16u : 24u;
+}
+
+int tern_ndp_opt_route_info_parse(tern_ndp_opt_route_info_t *repr, const tern_ndp_opt_t *opt)
+{
+    if (opt->type != TERN_NDP_OPT_ROUTE_INFO || opt->len < TERN_NDP_OPT_ROUTE_INFO_FIXED ||
+        opt->len > TERN_NDP_OPT_ROUTE_INFO_MAX_LEN) {
+        return -EBADMSG;
+    }
+    const uint8_t *p = opt->data;
+    uint8_t plen = p[2];
+    size_t carried = opt->len - TERN_NDP_OPT_ROUTE_INFO_FIXED; /* prefix octets present: 0, 8 or 16 */
+    /* §2.3: "If the Prefix Length is greater than 64, then Length must be 3. If
+     * the Prefix Length is greater than 0, then Length must be 2 or 3." */
+    if (plen > 128u || (size_t)plen > carried * 8u) {
+        return -EBADMSG;
+    }
+    uint8_t prf = (uint8_t)((p[3] & TERN_NDP_RA_PRF_MASK) >> TERN_NDP_RA_PRF_SHIFT);
+    if (prf == 2u) {
+        return -EBADMSG; /* §2.3: reserved (10): the option MUST be ignored */
+    }
+    repr->prefix_len = plen;
+    repr->preference = (prf == 1u) ? 1 : (prf == 3u) ? -1 : 0;
+    repr->lifetime = tern_load32(p + 4);
+    memset(repr->prefix.u8, 0, sizeof(repr->prefix.u8));
+    memcpy(repr->prefix.u8, p + TERN_NDP_OPT_ROUTE_INFO_FIXED, carried);
+    /* Bits past the prefix length are reserved: ignored (cleared here). */
+    for (size_t bit = plen; bit < 128u; bit++) {
+        repr->prefix.u8[bit / 8u] &= (uint8_t)~(0x80u >> (bit % 8u));
+    }
+    return 0;
+}
+
+int tern_ndp_opt_route_info_emit(const tern_ndp_opt_route_info_t *repr, uint8_t *buf, size_t len)
+{
+    size_t need = tern_ndp_opt_route_info_len(repr->prefix_len);
+    if (need == 0 || repr->preference < -1 || repr->preference > 1) {
+        return -EINVAL;
+    }
+    if (len < need) {
+        return -ENOBUFS;
+    }
+    uint8_t prf = (repr->preference > 0) ? 1u : (repr->preference < 0) ? 3u : 0u;
+    buf[0] = TERN_NDP_OPT_ROUTE_INFO;
+    buf[1] = (uint8_t)(need / TERN_NDP_OPT_UNIT);
+    buf[2] = repr->prefix_len;
+    buf[3] = (uint8_t)(prf << TERN_NDP_RA_PRF_SHIFT);
+    tern_store32(buf + 4, repr->lifetime);
+    memset(buf + TERN_NDP_OPT_ROUTE_INFO_FIXED, 0, need - TERN_NDP_OPT_ROUTE_INFO_FIXED);
+    /* §2.3: bits past the prefix length "MUST be initialized to zero by the sender". */
+    for (size_t bit = 0; bit < repr->prefix_len; bit++) {
+        uint8_t mask = (uint8_t)(0x80u >> (bit % 8u));
+        buf[TERN_NDP_OPT_ROUTE_INFO_FIXED + bit / 8u] |= (uint8_t)(repr->prefix.u8[bit / 8u] & mask);
+    }
+    return (int)need;
+}

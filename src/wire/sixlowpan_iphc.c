@@ -9,8 +9,12 @@
  *
  * Every address mode is described once, as a "kind" with the positions of its
  * in-line bytes and an expansion (addr_expand()). The decompressor expands;
- * the compressor tries every kind (and every context) and keeps those whose
- * expansion gives back the address exactly, so the two can never disagree.
+ * the compressor picks the shortest kind of each address directly from the
+ * address, the IIDs of the encapsulating header and the contexts
+ * (addr_stateless(), addr_stateful(): the conditions under which each kind's
+ * expansion gives the address back). The unit test
+ * test_tern_iphc_compress__direct_choice_matches_exhaustive_search checks the
+ * choice against a search over every encoding, decoded by the decompressor.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -297,55 +301,143 @@ typedef struct {
     uint8_t len;  /* in-line bytes; ADDR_NONE: no exact encoding in this slot */
 } addr_option_t;
 
-/* Keep @p kind in @p slot if it reproduces @p addr exactly and is shorter. */
-static void addr_try(addr_option_t *slot, addr_kind_t kind, const uint8_t *addr,
-                     const tern_iphc_context_t *ctx, const uint8_t *iid)
+/* True if bits [@p from, @p to) of @p a and @p b are equal (bit 0: the most
+ * significant bit of byte 0); true for an empty range. */
+static bool bits_equal(const uint8_t *a, const uint8_t *b, unsigned from, unsigned to)
 {
-    if (addr_inline_len[kind] >= slot->len) {
-        return;
+    if (from >= to) {
+        return true;
     }
-    uint8_t inl[16];
-    uint8_t again[16];
-    addr_extract(kind, addr, inl);
-    if (addr_expand(again, kind, inl, ctx, iid) == 0 && memcmp(again, addr, 16) == 0) {
-        slot->kind = kind;
-        slot->len = addr_inline_len[kind];
+    unsigned first = from / 8;
+    unsigned last = (to - 1) / 8;
+    uint8_t head = (uint8_t)(0xFFu >> (from % 8));
+    uint8_t tail = (uint8_t)(0xFFu << (7 - (to - 1) % 8));
+    if (first == last) {
+        return ((a[first] ^ b[first]) & head & tail) == 0;
     }
+    return ((a[first] ^ b[first]) & head) == 0 && ((a[last] ^ b[last]) & tail) == 0 &&
+           memcmp(&a[first + 1], &b[first + 1], last - first - 1) == 0;
 }
 
-/* The shortest exact encoding of @p addr in every slot. */
-static void addr_options(addr_option_t *slots, const tern_iphc_link_t *link, const uint8_t *addr,
-                         bool dst, const uint8_t *iid)
+static const uint8_t zero16[16];
+
+/* The IID 0000:00ff:fe00:XXXX of a 16-bit short address (§3.2.2): its first 48 bits. */
+static const uint8_t short_iid[8] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00, 0x00, 0x00 };
+
+static addr_option_t option(addr_kind_t kind)
 {
-    for (size_t i = 0; i < ADDR_SLOTS; i++) {
-        slots[i].kind = ADDR_FULL;
-        slots[i].len = ADDR_NONE;
+    addr_option_t o = { kind, addr_inline_len[kind] };
+    return o;
+}
+
+/*
+ * The shortest stateless encoding of @p addr (SAC/DAC = 0; M = 1 for a
+ * multicast destination), read directly off the address: each test below is
+ * the condition under which that kind's expansion (addr_expand()) gives
+ * @p addr back, and the kinds are tested shortest first.
+ * RFC 6282 §3.1.1 (SAM/DAM with SAC/DAC = 0, DAM with M = 1, and "::" as
+ * SAC = 1 SAM = 00), §3.2.2 (link-local: IID elided when the encapsulating
+ * header gives it, 16 bits for 0000:00ff:fe00:XXXX, else 64 bits), §3.2.3
+ * (stateless multicast).
+ */
+static addr_option_t addr_stateless(const uint8_t *addr, bool multicast, bool dst, const uint8_t *iid)
+{
+    static const uint8_t link_local[8] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0 };
+    if (multicast) {
+        /* ff02::00XX, ffXX::00XX:XXXX, ffXX::00XX:XXXX:XXXX (bytes 2.. zero). */
+        if (addr[1] == 0x02 && memcmp(&addr[2], zero16, 13) == 0) {
+            return option(ADDR_MC8);
+        }
+        if (memcmp(&addr[2], zero16, 11) == 0) {
+            return option(ADDR_MC32);
+        }
+        if (memcmp(&addr[2], zero16, 9) == 0) {
+            return option(ADDR_MC48);
+        }
+        return option(ADDR_FULL);
     }
-    bool multicast = dst && addr[0] == 0xff;
-    static const addr_kind_t unicast[] = { ADDR_FULL, ADDR_LL64, ADDR_LL16, ADDR_LL0 };
-    static const addr_kind_t mcast[] = { ADDR_FULL, ADDR_MC48, ADDR_MC32, ADDR_MC8 };
-    const addr_kind_t *stateless = multicast ? mcast : unicast;
-    for (size_t i = 0; i < 4; i++) {
-        addr_try(&slots[0], stateless[i], addr, NULL, iid);
+    if (memcmp(addr, link_local, 8) == 0) {
+        if (iid != NULL && memcmp(&addr[8], iid, 8) == 0) {
+            return option(ADDR_LL0);
+        }
+        if (memcmp(&addr[8], short_iid, 6) == 0) {
+            return option(ADDR_LL16);
+        }
+        return option(ADDR_LL64);
     }
-    if (!dst) {
-        addr_try(&slots[0], ADDR_UNSPEC, addr, NULL, iid);
+    if (!dst && memcmp(addr, zero16, 16) == 0) {
+        return option(ADDR_UNSPEC);
     }
+    return option(ADDR_FULL);
+}
+
+/*
+ * The shortest encoding of @p addr against context @p ctx, len ADDR_NONE if
+ * it has none. The context supplies the first prefix_len bits "always"
+ * (§3.1.1: also bits of the IID when it is longer than 64); the in-line bits
+ * or the IID from the encapsulating header supply the rest, the bits between
+ * a prefix shorter than 64 and the IID are zero (§3.2.2). A multicast
+ * destination uses the RFC 3306 form (DAC = 1 DAM = 00, §3.2.4), prefix
+ * length at most 64 (RFC 3306 §4).
+ */
+static addr_option_t addr_stateful(const uint8_t *addr, bool multicast, const tern_iphc_context_t *ctx,
+                                   const uint8_t *iid)
+{
+    addr_option_t none = { ADDR_FULL, ADDR_NONE };
+    unsigned plen = ctx->prefix_len;
+    if (multicast) {
+        if (plen <= 64 && addr[3] == plen && bits_equal(&addr[4], ctx->prefix.u8, 0, plen) &&
+            bits_equal(&addr[4], zero16, plen, 64)) {
+            return option(ADDR_MC_CTX48);
+        }
+        return none;
+    }
+    if (!bits_equal(addr, ctx->prefix.u8, 0, plen) || !bits_equal(addr, zero16, plen, 64)) {
+        return none;
+    }
+    /* The IID bits the context does not cover. */
+    unsigned from = plen > 64 ? plen - 64 : 0;
+    if (iid != NULL && bits_equal(&addr[8], iid, from, 64)) {
+        return option(ADDR_CTX0);
+    }
+    if (bits_equal(&addr[8], short_iid, from, 48)) {
+        return option(ADDR_CTX16);
+    }
+    return option(ADDR_CTX64);
+}
+
+/* The contexts the compressor may use (TERN_IPHC_CONTEXT_COMPRESS): their
+ * identifiers in @p ids, ascending; returns how many. */
+static size_t compress_contexts(const tern_iphc_link_t *link, uint8_t *ids)
+{
+    size_t count = 0;
     for (size_t c = 0; c < link->context_count; c++) {
-        const tern_iphc_context_t *ctx = &link->contexts[c];
-        if ((ctx->flags & TERN_IPHC_CONTEXT_COMPRESS) == 0) {
-            continue;
-        }
-        if (multicast) {
-            if (ctx->prefix_len <= 64) {
-                addr_try(&slots[1 + c], ADDR_MC_CTX48, addr, ctx, iid);
-            }
-        } else {
-            addr_try(&slots[1 + c], ADDR_CTX64, addr, ctx, iid);
-            addr_try(&slots[1 + c], ADDR_CTX16, addr, ctx, iid);
-            addr_try(&slots[1 + c], ADDR_CTX0, addr, ctx, iid);
+        if ((link->contexts[c].flags & TERN_IPHC_CONTEXT_COMPRESS) != 0) {
+            ids[count++] = (uint8_t)c;
         }
     }
+    return count;
+}
+
+/* The shortest exact encoding of @p addr in every slot (contexts @p ids);
+ * returns how many slots have one, their numbers in @p numbers (ascending). */
+static size_t addr_options(addr_option_t *slots, uint8_t *numbers, const tern_iphc_link_t *link,
+                           const uint8_t *ids, size_t id_count, const uint8_t *addr, bool dst,
+                           const uint8_t *iid)
+{
+    bool multicast = dst && addr[0] == 0xff;
+    slots[0] = addr_stateless(addr, multicast, dst, iid);
+    numbers[0] = 0;
+    size_t count = 1;
+    for (size_t i = 0; i < id_count; i++) {
+        size_t c = ids[i];
+        addr_option_t o = addr_stateful(addr, multicast, &link->contexts[c], iid);
+        if (o.len != ADDR_NONE) {
+            slots[1 + c] = o;
+            numbers[count++] = (uint8_t)(1 + c);
+        }
+    }
+    return count;
 }
 
 /* --- compression: one IPHC header ---------------------------------------- */
@@ -408,16 +500,21 @@ static void iphc_emit(iphc_writer_t *w, size_t ip_off, const iphc_encap_t *encap
      * stateless before contexts, lower identifiers first. */
     addr_option_t src[ADDR_SLOTS];
     addr_option_t dst[ADDR_SLOTS];
-    addr_options(src, w->link, &ip[8], false, encap->known[0] ? encap->iid[0] : NULL);
-    addr_options(dst, w->link, &ip[24], true, encap->known[1] ? encap->iid[1] : NULL);
+    uint8_t src_n[ADDR_SLOTS];
+    uint8_t dst_n[ADDR_SLOTS];
+    uint8_t ids[TERN_IPHC_CONTEXT_MAX];
+    size_t id_count = compress_contexts(w->link, ids);
+    size_t src_count = addr_options(src, src_n, w->link, ids, id_count, &ip[8], false,
+                                    encap->known[0] ? encap->iid[0] : NULL);
+    size_t dst_count = addr_options(dst, dst_n, w->link, ids, id_count, &ip[24], true,
+                                    encap->known[1] ? encap->iid[1] : NULL);
     unsigned best = ~0u;
     size_t best_s = 0;
     size_t best_d = 0;
-    for (size_t s = 0; s < ADDR_SLOTS; s++) {
-        for (size_t d = 0; d < ADDR_SLOTS; d++) {
-            if (src[s].len == ADDR_NONE || dst[d].len == ADDR_NONE) {
-                continue;
-            }
+    for (size_t i = 0; i < src_count; i++) {
+        size_t s = src_n[i];
+        for (size_t j = 0; j < dst_count; j++) {
+            size_t d = dst_n[j];
             unsigned cost = (unsigned)src[s].len + dst[d].len + ((s > 1 || d > 1) ? 1u : 0u);
             if (cost < best) {
                 best = cost;

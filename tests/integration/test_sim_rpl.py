@@ -140,11 +140,6 @@ def test_dodag_joins_and_every_node_reaches_the_root(tern_sim, tmp_path, name, m
         assert {"wpan", "6lowpan", "ipv6", "icmpv6"} <= protocols, protocols
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "storing mode: the upward DODAG repairs, but the root keeps /128 routes via the removed router for "
-    "nodes two or more levels below a node that switched parent: the parent's DTSN increment reaches its "
-    "children only, who re-announce themselves but not their sub-DODAG (RFC 6550 §9.6); docs/RPL.md, "
-    "Experiments. Strict: passing means the fix landed and this marker must go."))
 def test_grid_repairs_after_a_router_is_removed(tern_sim, tmp_path):
     text, count = TOPOLOGIES["grid5x5"]
     topo = tmp_path / "grid.topo"

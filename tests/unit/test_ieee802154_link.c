@@ -26,6 +26,7 @@
 #include "harness.h"
 #include "tern/link/ieee802154.h"
 #include "tern/netapi.h"
+#include "tern/netdev/ieee802154_pib.h"
 #include "tern/netdev/radio_medium.h"
 #include "tern/netdev/sim_radio.h"
 #include "tern/netdev/test.h"
@@ -942,6 +943,155 @@ static void test_tx_status__synchronous_device__sent_at_once_hook_sees_outcome(v
     harness_assert_pktbuf_clean(&stack.pktbuf);
 }
 
+/* ------------------------------------------------------------ CSMA-CA and retries in the device */
+
+/** A radio on the test device whose every frame has a scripted outcome, reported from inside send(). */
+typedef struct {
+    tern_ieee802154_pib_t pib;
+    bool hw_csma;                 /**< answers TERN_NETOPT_HW_CSMA_RETRIES with 1 */
+    tern_netdev_event_t outcome;  /**< reported for every frame */
+    unsigned sends;
+} scripted_radio_t;
+
+static int scripted_get(tern_netdev_test_t *dev, tern_netopt_t opt, void *value, size_t max_len)
+{
+    scripted_radio_t *r = dev->state;
+    if (opt == TERN_NETOPT_HW_CSMA_RETRIES && r->hw_csma && max_len >= 1u) {
+        *(uint8_t *)value = 1;
+        return 1;
+    }
+    return tern_ieee802154_pib_get(&r->pib, opt, value, max_len);
+}
+
+static int scripted_set(tern_netdev_test_t *dev, tern_netopt_t opt, const void *value, size_t len)
+{
+    scripted_radio_t *r = dev->state;
+    return tern_ieee802154_pib_set(&r->pib, opt, value, len);
+}
+
+static int scripted_send(tern_netdev_test_t *dev, const tern_iolist_t *iol, size_t count)
+{
+    scripted_radio_t *r = dev->state;
+    size_t len = 0;
+    for (size_t i = 0; i < count; i++) {
+        len += iol[i].len;
+    }
+    r->sends++;
+    tern_netdev_report(&dev->netdev, r->outcome);
+    return (int)len;
+}
+
+/**
+ * An 802.15.4 interface over a scripted radio (@p hw_csma: it declares CSMA-CA
+ * and retries in hardware) on its own stack; node 0 records the TX status.
+ */
+static void scripted_setup(tern_stack_t *stack, tern_netdev_test_t *dev, scripted_radio_t *r, tern_netif_t *netif,
+                           tern_ieee802154_link_t *mac, bool hw_csma)
+{
+    uint8_t addr[8];
+    eui64(9, addr);
+    memset(r, 0, sizeof(*r));
+    tern_ieee802154_pib_init(&r->pib, addr, PAN, 26);
+    r->hw_csma = hw_csma;
+    assert_int_equal(tern_stack_init(stack, hw_csma ? "hw" : "sw", &loop.base), 0);
+    tern_netdev_test_init(dev);
+    dev->state = r;
+    dev->get_cb = scripted_get;
+    dev->set_cb = scripted_set;
+    dev->send_cb = scripted_send;
+    dev->device_type = TERN_NETDEV_TYPE_IEEE802154;
+    assert_int_equal(tern_ieee802154_netif_add(stack, netif, mac, "wpan9", &dev->netdev), 0);
+    other_netif = netif;
+    node_t *n = &nodes[0];
+    n->nst = 0;
+    const tern_netif_tx_status_t hook = { .fn = status_hook, .ctx = n };
+    assert_int_equal(tern_netapi_set(&netif->module, TERN_NETOPT_TX_STATUS, 0, &hook, sizeof(hook)), (int)sizeof(hook));
+    assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+}
+
+/** Send one unicast frame (extended destination, an ACK asked) through @p netif. */
+static void scripted_send_one(tern_stack_t *stack, tern_netif_t *netif)
+{
+    uint8_t dst[8];
+    eui64(1, dst);
+    tern_pkt_t *pkt = tern_pktbuf_add(&stack->pktbuf, NULL, "abc", 3, TERN_NETTYPE_SIXLOWPAN);
+    assert_non_null(pkt);
+    pkt = tern_netif_hdr_build(&stack->pktbuf, pkt, NULL, 0, dst, 8);
+    assert_non_null(pkt);
+    assert_int_equal(tern_netapi_send(&netif->module, pkt), 0);
+}
+
+static void test_send__hw_csma_device__no_backoff_timer_outcome_final(void **state)
+{
+    (void)state;
+    static tern_stack_t stack;
+    static tern_netdev_test_t dev;
+    static scripted_radio_t r;
+    static tern_netif_t netif;
+    static tern_ieee802154_link_t mac;
+    scripted_setup(&stack, &dev, &r, &netif, &mac, true);
+    assert_true(netif.tx_hw_csma);
+    node_t *n = &nodes[0];
+    const uint64_t start = clock_v.now;
+    static const tern_netdev_event_t outcomes[3] = { TERN_NETDEV_EVENT_TX_COMPLETE, TERN_NETDEV_EVENT_TX_NOACK,
+                                                     TERN_NETDEV_EVENT_TX_MEDIUM_BUSY };
+    for (unsigned k = 0; k < 3; k++) {
+        r.outcome = outcomes[k];
+        scripted_send_one(&stack, &netif);
+        /* Handed over on the interface's turn: no backoff timer, no time passes. */
+        assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+        assert_int_equal(r.sends, k + 1u);
+        assert_int_equal(n->nst, k + 1u);
+        assert_false(tern_timer_is_armed(&netif.tx_timer));
+        assert_null(netif.tx_frame);
+    }
+    assert_int_equal(clock_v.now, start);
+    /* The device's outcome is final: no retransmission, no further channel access. */
+    assert_int_equal(n->st[0].status, 0);
+    assert_int_equal(n->st[0].transmissions, 1);
+    assert_int_equal(n->st[1].status, -EHOSTUNREACH);
+    assert_int_equal(n->st[1].transmissions, TERN_IEEE802154_MAX_FRAME_RETRIES_DEFAULT + 1);
+    assert_int_equal(n->st[2].status, -EBUSY);
+    assert_int_equal(tern_count_read(&netif.counters[TERN_NETIF_TX_PACKETS]), 1);
+    assert_int_equal(tern_count_read(&netif.counters[TERN_NETIF_TX_NOACK]), 1);
+    assert_int_equal(tern_count_read(&netif.counters[TERN_NETIF_TX_CHANNEL_BUSY]), 1);
+    assert_int_equal(tern_count_read(&netif.counters[TERN_NETIF_TX_RETRIES]), 0);
+    harness_assert_pktbuf_clean(&stack.pktbuf);
+}
+
+static void test_send__device_without_hw_csma__software_backoff_and_retries(void **state)
+{
+    (void)state;
+    static tern_stack_t stack;
+    static tern_netdev_test_t dev;
+    static scripted_radio_t r;
+    static tern_netif_t netif;
+    static tern_ieee802154_link_t mac;
+    scripted_setup(&stack, &dev, &r, &netif, &mac, false);
+    assert_false(netif.tx_hw_csma);
+    node_t *n = &nodes[0];
+    /* NOACK every time: the interface retransmits macMaxFrameRetries times, each after CSMA-CA. */
+    r.outcome = TERN_NETDEV_EVENT_TX_NOACK;
+    scripted_send_one(&stack, &netif);
+    run_for(1 * SEC);
+    assert_int_equal(r.sends, TERN_IEEE802154_MAX_FRAME_RETRIES_DEFAULT + 1);
+    assert_int_equal(n->nst, 1);
+    assert_int_equal(n->st[0].status, -EHOSTUNREACH);
+    assert_int_equal(n->st[0].transmissions, TERN_IEEE802154_MAX_FRAME_RETRIES_DEFAULT + 1);
+    assert_int_equal(tern_count_read(&netif.counters[TERN_NETIF_TX_RETRIES]), TERN_IEEE802154_MAX_FRAME_RETRIES_DEFAULT);
+    /* Busy every time: macMaxCSMABackoffs + 1 channel accesses, with growing backoffs. */
+    r.sends = 0;
+    r.outcome = TERN_NETDEV_EVENT_TX_MEDIUM_BUSY;
+    scripted_send_one(&stack, &netif);
+    run_for(1 * SEC);
+    assert_int_equal(r.sends, TERN_IEEE802154_MAX_CSMA_BACKOFFS + 1);
+    assert_int_equal(n->nst, 2);
+    assert_int_equal(n->st[1].status, -EBUSY);
+    assert_int_equal(tern_count_read(&netif.counters[TERN_NETIF_TX_CHANNEL_BUSY]), 1);
+    assert_false(tern_timer_is_armed(&netif.tx_timer));
+    harness_assert_pktbuf_clean(&stack.pktbuf);
+}
+
 static const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     T(test_send__unicast_extended__acked_delivered_reported),
@@ -958,6 +1108,8 @@ static const struct CMUnitTest tests[] = {
     T(test_options__through_to_device_copies_consistent),
     T(test_payload_max__per_header__frame_minus_mhr),
     T(test_tx_status__synchronous_device__sent_at_once_hook_sees_outcome),
+    T(test_send__hw_csma_device__no_backoff_timer_outcome_final),
+    T(test_send__device_without_hw_csma__software_backoff_and_retries),
 #undef T
 };
 

@@ -438,6 +438,109 @@ static void test_router__ignores_ra_and_leaving_sends_final_ra(void **state)
     assert_int_equal(sent[ra[0]][44] & TERN_NDP_NA_FLAG_ROUTER, TERN_NDP_NA_FLAG_ROUTER);
 }
 
+/* The Route Information options of sent RA @p i, into @p out. @return how many. */
+static unsigned ra_route_infos(unsigned i, tern_ndp_opt_route_info_t *out, unsigned max)
+{
+    tern_ndp_ra_repr_t ra;
+    assert_int_equal(tern_ndp_ra_parse(&ra, sent[i] + 40, sent_len[i] - 40), TERN_NDP_RA_LEN);
+    tern_ndp_opt_iter_t it;
+    tern_ndp_opt_t opt;
+    unsigned n = 0;
+    tern_ndp_opt_iter_init(&it, ra.options, ra.options_len);
+    while (tern_ndp_opt_next(&it, &opt) == 1) {
+        if (opt.type == TERN_NDP_OPT_ROUTE_INFO && n < max) {
+            assert_int_equal(tern_ndp_opt_route_info_parse(&out[n++], &opt), 0);
+        }
+    }
+    return n;
+}
+
+static int route_info_set(tern_netopt_t op, const char *prefix, uint8_t len, int8_t preference, uint32_t lifetime_s)
+{
+    tern_ipv6_route_info_t cfg = { .prefix = A(prefix), .prefix_len = len, .preference = preference,
+                                   .lifetime_s = lifetime_s };
+    return tern_netapi_set(&ip.module, op, netif.index, &cfg, sizeof(cfg));
+}
+
+/* RFC 4191 §2.3: configured routes go out in Route Information options; a change is advertised soon. */
+static void test_router__route_information_options(void **state)
+{
+    (void)state;
+    become_router();
+    run_for(60 * SEC); /* past the initial advertisements */
+    nsent = 0;
+    assert_int_equal(route_info_set(TERN_NETOPT_IPV6_ROUTE_INFO_ADD, "2001:db8:7::1", 48, 1, 0),
+                     (int)sizeof(tern_ipv6_route_info_t));
+    assert_int_equal(route_info_set(TERN_NETOPT_IPV6_ROUTE_INFO_ADD, "2001:db8:8::9", 128, -1, 0xffffffffu),
+                     (int)sizeof(tern_ipv6_route_info_t));
+    /* The same prefix again replaces its entry; a full table, bad values refused. */
+    assert_int_equal(route_info_set(TERN_NETOPT_IPV6_ROUTE_INFO_ADD, "2001:db8:7::", 48, 0, 600),
+                     (int)sizeof(tern_ipv6_route_info_t));
+    if (TERN_CONF_IPV6_ROUTE_INFO == 2) {
+        assert_int_equal(route_info_set(TERN_NETOPT_IPV6_ROUTE_INFO_ADD, "2001:db8:9::", 64, 0, 0), -ENOSPC);
+    }
+    assert_int_equal(route_info_set(TERN_NETOPT_IPV6_ROUTE_INFO_ADD, "2001:db8:9::", 129, 0, 0), -EINVAL);
+    assert_int_equal(route_info_set(TERN_NETOPT_IPV6_ROUTE_INFO_ADD, "2001:db8:9::", 64, 2, 0), -EINVAL);
+    tern_ipv6_route_info_list_t list;
+    assert_int_equal(tern_netapi_get(&ip.module, TERN_NETOPT_IPV6_ROUTE_INFO, netif.index, &list, sizeof(list)),
+                     (int)sizeof(list));
+    tern_ipv6_addr_t p48 = A("2001:db8:7::");
+    assert_true(list.entries[0].used && list.entries[0].prefix_len == 48);
+    assert_true(tern_ipv6_addr_equal(&list.entries[0].prefix, &p48)); /* masked */
+    /* RFC 4861 §6.2.4: the information changed: an RA soon (within MAX_RA_DELAY_TIME here). */
+    run_for(1 * SEC);
+    unsigned ra[4];
+    assert_int_equal(sent_of_type(TERN_ICMPV6_ROUTER_ADVERT, ra, 4), 1);
+    tern_ndp_opt_route_info_t rio[4];
+    assert_int_equal(ra_route_infos(ra[0], rio, 4), 2);
+    assert_int_equal(rio[0].prefix_len, 48);
+    assert_int_equal(rio[0].preference, 0);
+    assert_int_equal(rio[0].lifetime, 600);
+    assert_true(tern_ipv6_addr_equal(&rio[0].prefix, &p48));
+    tern_ipv6_addr_t host = A("2001:db8:8::9");
+    assert_int_equal(rio[1].prefix_len, 128);
+    assert_int_equal(rio[1].preference, -1);
+    assert_int_equal(rio[1].lifetime, TERN_NDP_LIFETIME_INFINITE);
+    assert_true(tern_ipv6_addr_equal(&rio[1].prefix, &host));
+    /* Lifetime 0 configured: the Router Lifetime we advertise (1800 s). */
+    assert_int_equal(route_info_set(TERN_NETOPT_IPV6_ROUTE_INFO_ADD, "2001:db8:7::", 48, 1, 0),
+                     (int)sizeof(tern_ipv6_route_info_t));
+    assert_int_equal(route_info_set(TERN_NETOPT_IPV6_ROUTE_INFO_DEL, "2001:db8:8::9", 128, 0, 0),
+                     (int)sizeof(tern_ipv6_route_info_t));
+    assert_int_equal(route_info_set(TERN_NETOPT_IPV6_ROUTE_INFO_DEL, "2001:db8:8::9", 128, 0, 0), -ENOENT);
+    run_for(4 * SEC); /* MIN_DELAY_BETWEEN_RAS after the previous one */
+    assert_int_equal(sent_of_type(TERN_ICMPV6_ROUTER_ADVERT, ra, 4), 2);
+    assert_int_equal(ra_route_infos(ra[1], rio, 4), 1);
+    assert_int_equal(rio[0].preference, 1);
+    assert_int_equal(rio[0].lifetime, 1800);
+    /* The PIO is still there; the RIO follows it. */
+    tern_ndp_ra_repr_t parsed;
+    tern_ndp_opt_t opt;
+    assert_int_equal(tern_ndp_ra_parse(&parsed, sent[ra[1]] + 40, sent_len[ra[1]] - 40), TERN_NDP_RA_LEN);
+    assert_int_equal(tern_ndp_opt_find(parsed.options, parsed.options_len, TERN_NDP_OPT_PREFIX_INFO, &opt), 1);
+    assert_int_equal(parsed.options_len, 8 + 8 + 32 + 16);
+}
+
+/* A host takes no route from a Route Information option (RFC 4191 §3: a type A host). */
+static void test_ra__host_ignores_route_information(void **state)
+{
+    (void)state;
+    uint8_t opts[64];
+    size_t n = 0;
+    tern_ndp_opt_route_info_t rio = { .prefix_len = 64, .preference = 1, .lifetime = 1800,
+                                      .prefix = A("2001:db8:5::") };
+    n += (size_t)tern_ndp_opt_route_info_emit(&rio, opts + n, sizeof(opts) - n);
+    tern_ndp_ra_repr_t ra = { .cur_hop_limit = 64, .router_lifetime = 1800, .options = opts, .options_len = n };
+    uint8_t msg[96];
+    int len = tern_ndp_ra_emit(&ra, msg, sizeof(msg));
+    assert_true(len > 0);
+    uint8_t pkt[256];
+    receive(pkt, build_icmp(pkt, PEER_LL, "ff02::1", 255, msg, (size_t)len));
+    tern_ipv6_route_list_t list;
+    assert_non_null(find_route(&list, "::", 0, PEER_LL)); /* the RA was taken */
+    assert_null(find_route(&list, "2001:db8:5::", 64, PEER_LL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +553,8 @@ int main(void)
         T(test_router__unsolicited_advertisements_with_prefix),
         T(test_router__answers_rs_within_half_second_rate_limited),
         T(test_router__ignores_ra_and_leaving_sends_final_ra),
+        T(test_router__route_information_options),
+        T(test_ra__host_ignores_route_information),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,199 +38,13 @@
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
 
-#define MS 1000u
-#define SEC 1000000u
-#define PAN 0xabcdu
-#define PORT 7000u
-#define NODES_MAX 9u
-#define INSTANCE 1u
+#include "rpl_mesh.h"
 
-typedef struct {
-    tern_stack_t stack;
-    tern_ipv6_t ip;
-    tern_udp_t udp;
-    tern_sixlowpan_t lowpan;
-    tern_rpl_t rpl;
-    tern_sim_radio_t radio;
-    tern_ieee802154_link_t mac;
-    tern_netif_t netif;
-    tern_sock_udp_t sock;
-    uint8_t eui[8];
-    char name[8];
-} node_t;
-
-static tern_vclock_t clock_v;
-static tern_loop_t loop;
-static tern_radio_medium_t medium;
-static node_t nodes[NODES_MAX];
-static unsigned node_count;
-
-static unsigned echoes;
-
-static void run_for(uint64_t us)
-{
-    assert_int_equal(tern_executor_run_until(&loop.base, clock_v.now + us), 0);
-}
-
-/* Every node but the root echoes; the root counts what comes back. */
-static void sock_cb(tern_sock_udp_t *sock, const uint8_t *data, size_t len, const tern_sock_udp_ep_t *remote,
-                    void *arg)
-{
-    unsigned i = (unsigned)(uintptr_t)arg;
-    if (i == 0) {
-        echoes++;
-        return;
-    }
-    assert_int_equal(tern_sock_udp_send(sock, data, len, remote), (int)len);
-}
-
-static tern_ipv6_addr_t prefix_addr(uint8_t last)
-{
-    tern_ipv6_addr_t a = { { 0x20, 0x01, 0x0d, 0xb8 } };
-    a.u8[15] = last;
-    return a;
-}
-
-static void node_setup(unsigned i)
-{
-    node_t *n = &nodes[i];
-    memset(n, 0, sizeof(*n));
-    static const uint8_t base[8] = { 0x02, 0x12, 0x4b, 0x00, 0x00, 0x00, 0x00, 0x00 };
-    memcpy(n->eui, base, 8);
-    n->eui[7] = (uint8_t)(i + 1u);
-    n->name[0] = 'n';
-    n->name[1] = (char)('1' + i);
-    assert_int_equal(tern_stack_init(&n->stack, n->name, &loop.base), 0);
-    assert_int_equal(tern_ipv6_init(&n->ip, &n->stack), 0);
-    tern_ipv6_seed(&n->ip, 100u + i);
-    assert_int_equal(tern_udp_init(&n->udp, &n->stack, &n->ip), 0);
-    assert_int_equal(tern_sixlowpan_init(&n->lowpan, &n->stack), 0);
-    assert_int_equal(tern_rpl_init(&n->rpl, &n->stack, &n->ip), 0);
-    tern_rpl_seed(&n->rpl, 200u + i);
-    assert_int_equal(tern_sim_radio_init(&n->radio, &medium, n->eui), (int)i);
-    uint16_t pan = PAN;
-    assert_int_equal(n->radio.netdev.driver->set(&n->radio.netdev, TERN_NETOPT_NID, &pan, 2), 2);
-    assert_int_equal(tern_ieee802154_netif_add(&n->stack, &n->netif, &n->mac, "wpan0", &n->radio.netdev), 0);
-    assert_int_equal(tern_sixlowpan_netif_attach(&n->lowpan, &n->netif), 0);
-    assert_int_equal(tern_ipv6_netif_enable(&n->ip, &n->netif), 0);
-    assert_int_equal(tern_rpl_netif_enable(&n->rpl, &n->netif), 0);
-    tern_sock_udp_ep_t local = { .port = PORT };
-    assert_int_equal(tern_sock_udp_create(&n->sock, &n->stack, NULL, &n->udp, &local, NULL, 0), 0);
-    assert_int_equal(tern_sock_udp_set_cb(&n->sock, sock_cb, (void *)(uintptr_t)i), 0);
-}
-
-/* @p count nodes; links are set by the test. Node 0 becomes the root with 2001:db8::1. */
-static void network_setup(unsigned count)
-{
-    tern_vclock_init(&clock_v, SEC);
-    tern_loop_init(&loop, &clock_v.base);
-    assert_int_equal(tern_radio_medium_init(&medium, &loop.base, 7), 0);
-    node_count = count;
-    for (unsigned i = 0; i < count; i++) {
-        node_setup(i);
-    }
-    echoes = 0;
-}
-
-/* Node 0 roots the DODAG, the others are routers but node @p leaf (0: none), a leaf. */
+/* The mesh fixture (rpl_mesh.c): node 0 roots the DODAG in storing mode, the others are
+ * routers but node @p leaf (0: none), a leaf. */
 static void start_rpl(unsigned leaf)
 {
-    run_for(100 * MS); /* interfaces enabled */
-    tern_ipv6_addr_config_t cfg = { .addr = prefix_addr(1), .prefix_len = 64 };
-    assert_int_equal(tern_netapi_set(&nodes[0].ip.module, TERN_NETOPT_IPV6_ADDR_ADD, nodes[0].netif.index, &cfg,
-                                     sizeof(cfg)),
-                     (int)sizeof(cfg));
-    tern_ipv6_addr_t dodag_id = prefix_addr(1);
-    assert_int_equal(tern_rpl_set_root(&nodes[0].rpl, INSTANCE, &dodag_id), 0);
-    for (unsigned i = 1; i < node_count; i++) {
-        assert_int_equal((i == leaf) ? tern_rpl_set_leaf(&nodes[i].rpl) : tern_rpl_set_router(&nodes[i].rpl), 0);
-    }
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    for (unsigned i = 0; i < node_count; i++) {
-        assert_int_equal(tern_rpl_stop(&nodes[i].rpl), 0);
-        tern_sock_udp_close(&nodes[i].sock);
-    }
-    /* Past every timeout: reassembly, MAC retries, neighbor cache, registrations. */
-    run_for(70 * SEC);
-    tern_executor_stop(&loop.base);
-    for (unsigned i = 0; i < node_count; i++) {
-        assert_int_equal(tern_sixlowpan_reass_count(&nodes[i].lowpan.reass), 0);
-        for (size_t k = 0; k < TERN_CONF_NC_SIZE; k++) {
-            tern_nc_entry_t *e = &nodes[i].ip.ifs[0].nc.entries[k];
-            for (size_t q = 0; q < e->queued; q++) {
-                tern_pktbuf_release(&nodes[i].stack.pktbuf, e->queue[q]);
-            }
-            e->queued = 0;
-        }
-        harness_assert_pktbuf_clean(&nodes[i].stack.pktbuf);
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------ checks */
-
-static tern_rpl_state_t st;
-
-static bool has_global(unsigned i, tern_ipv6_addr_t *out)
-{
-    tern_ipv6_addr_list_t list;
-    if (tern_netapi_get(&nodes[i].ip.module, TERN_NETOPT_IPV6_ADDRS, nodes[i].netif.index, &list, sizeof(list)) < 0) {
-        return false;
-    }
-    tern_ipv6_addr_t prefix = prefix_addr(0);
-    for (size_t k = 0; k < TERN_CONF_IPV6_ADDRS; k++) {
-        const tern_ipv6_if_addr_t *a = &list.addrs[k];
-        if (a->used && a->state == TERN_IPV6_ADDR_PREFERRED && tern_ipv6_addr_match_prefix(&a->addr, &prefix, 64)) {
-            if (out != NULL) {
-                *out = a->addr;
-            }
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Rank of the node whose link-local address is @p ll, or 0. */
-static uint16_t rank_of(const tern_ipv6_addr_t *ll)
-{
-    for (unsigned i = 0; i < node_count; i++) {
-        tern_ipv6_addr_t a = { { 0xfe, 0x80 } };
-        assert_int_equal(tern_ipv6_iid_from_l2addr(&a, nodes[i].eui, 8), 0);
-        if (tern_ipv6_addr_equal(&a, ll)) {
-            return nodes[i].rpl.rank;
-        }
-    }
-    return 0;
-}
-
-/* Every node joined with a parent of lower rank, and has a global address. */
-static bool all_joined(void)
-{
-    for (unsigned i = 1; i < node_count; i++) {
-        const tern_rpl_t *r = &nodes[i].rpl;
-        if (!r->joined || r->preferred < 0 || r->poison_until_us != 0 || !has_global(i, NULL)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static void assert_loop_free(void)
-{
-    for (unsigned i = 1; i < node_count; i++) {
-        assert_int_equal(tern_rpl_get_state(&nodes[i].rpl, &st), 0);
-        assert_true(st.joined);
-        assert_true(st.preferred >= 0);
-        uint16_t parent_rank = rank_of(&st.parents[st.preferred].addr);
-        assert_true(parent_rank != 0);
-        /* §8.2.1: strictly greater than the preferred parent's rank. */
-        assert_true(st.rank > parent_rank);
-        assert_int_equal(st.version, nodes[0].rpl.version);
-    }
+    start_rpl_mop(leaf, TERN_RPL_MOP_STORING);
 }
 
 /* The root has a /128 route to every node's global address. */
@@ -251,48 +65,6 @@ static bool root_routes_all(void)
         }
     }
     return true;
-}
-
-/* Wait up to @p limit_us for @p cond, in steps of 1 s. @return the time it took, or UINT64_MAX. */
-static uint64_t wait_for(bool (*cond)(void), uint64_t limit_us)
-{
-    for (uint64_t t = 0; t <= limit_us; t += SEC) {
-        if (cond()) {
-            return t;
-        }
-        run_for(SEC);
-    }
-    return UINT64_MAX;
-}
-
-/* UDP from the root to node @p i and its echo back, within 5 s. */
-static bool udp_round_trip(unsigned i)
-{
-    tern_ipv6_addr_t g;
-    if (!has_global(i, &g)) {
-        return false;
-    }
-    static const uint8_t data[40] = "rpl round trip over the mesh";
-    unsigned before = echoes;
-    tern_sock_udp_ep_t remote = { .addr = g, .port = PORT };
-    assert_int_equal(tern_sock_udp_send(&nodes[0].sock, data, sizeof(data), &remote), (int)sizeof(data));
-    for (unsigned k = 0; k < 50 && echoes == before; k++) {
-        run_for(100 * MS);
-    }
-    return echoes > before;
-}
-
-/* udp_round_trip() until it succeeds, at most @p tries times (the 6LoWPAN
- * contexts of the root's prefix reach the mesh with the routers' RAs,
- * RFC 6775 §8.1; until then compressed packets can not be read). */
-static bool reach(unsigned i, unsigned tries)
-{
-    for (unsigned k = 0; k < tries; k++) {
-        if (udp_round_trip(i)) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /* ------------------------------------------------------------ tests */
@@ -498,13 +270,206 @@ static void test_grid3x3__joins_and_survives_middle_removal(void **state)
     assert_true(reach(8, 60));
 }
 
+/* ------------------------------------------------------------ storing-mode repair (RFC 6550 §9.2.2, §9.6, §9.8) */
+
+/* Node @p i's link-local address. */
+static tern_ipv6_addr_t ll_of(unsigned i)
+{
+    tern_ipv6_addr_t a = { { 0xfe, 0x80 } };
+    assert_int_equal(tern_ipv6_iid_from_l2addr(&a, nodes[i].eui, 8), 0);
+    return a;
+}
+
+/* Node @p at's downward route to node @p target's global address, or NULL. */
+static const tern_rpl_route_t *route_to(unsigned at, unsigned target)
+{
+    tern_ipv6_addr_t g;
+    if (!has_global(target, &g)) {
+        return NULL;
+    }
+    for (size_t k = 0; k < TERN_CONF_RPL_ROUTES; k++) {
+        const tern_rpl_route_t *r = &nodes[at].rpl.routes[k];
+        if (r->used && r->prefix_len == 128 && tern_ipv6_addr_equal(&r->target, &g)) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* Is node @p i's preferred parent node @p parent? */
+static bool parent_is(unsigned i, unsigned parent)
+{
+    const tern_rpl_t *r = &nodes[i].rpl;
+    tern_ipv6_addr_t ll = ll_of(parent);
+    return r->joined && r->preferred >= 0 && tern_ipv6_addr_equal(&r->parents[r->preferred].addr, &ll);
+}
+
+/* A diamond with a tail: root 0; 1 and 2 below it; 3 hears both; 4 below 3; 5 below 4. */
+static int setup_diamond(void **state)
+{
+    (void)state;
+    network_setup(6);
+    static const uint8_t links[][2] = { { 0, 1 }, { 0, 2 }, { 1, 3 }, { 2, 3 }, { 3, 4 }, { 4, 5 } };
+    for (size_t k = 0; k < sizeof(links) / sizeof(links[0]); k++) {
+        assert_int_equal(tern_radio_medium_link_set_both(&medium, links[k][0], links[k][1], TERN_RADIO_PRR_ONE, -60),
+                         0);
+    }
+    start_rpl(0);
+    return 0;
+}
+
+static unsigned diamond_new_parent; /* the branch node 3 moves to */
+
+/* The root reaches node 5, two levels below node 3, through the new branch. */
+static bool root_routes_grandchild_via_new_branch(void)
+{
+    const tern_rpl_route_t *r = route_to(0, 5);
+    tern_ipv6_addr_t ll = ll_of(diamond_new_parent);
+    return r != NULL && tern_ipv6_addr_equal(&r->next_hop, &ll);
+}
+
+/*
+ * Regression (tests/integration/test_sim_rpl.py, grid repair): node 3's
+ * parent disappears and it moves to the other branch. Its DAO to the new
+ * parent carries its sub-DODAG (nodes 4 and 5), so the root's route to node
+ * 5, two levels below the node that switched, follows within a few seconds
+ * instead of staying on the dead branch for the route lifetime (30 min).
+ */
+static void test_diamond__parent_switch_moves_the_grandchild_route(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    assert_loop_free();
+    assert_true(wait_for(root_routes_all, 60 * SEC) != UINT64_MAX);
+    assert_true(parent_is(3, 1) || parent_is(3, 2));
+    unsigned old_parent = parent_is(3, 1) ? 1u : 2u;
+    diamond_new_parent = 3u - old_parent;
+    assert_true(parent_is(4, 3) && parent_is(5, 4));
+    tern_ipv6_addr_t old_ll = ll_of(old_parent);
+    assert_true(tern_ipv6_addr_equal(&route_to(0, 5)->next_hop, &old_ll));
+    uint32_t switches = nodes[3].rpl.counters[TERN_RPL_PARENT_SWITCHES];
+    assert_int_equal(tern_radio_medium_isolate(&medium, (uint16_t)old_parent), 0);
+    /* Node 3 notices the silent parent (probes, link failures) and switches; then the DAOs. */
+    uint64_t t = wait_for(root_routes_grandchild_via_new_branch, 120 * SEC);
+    print_message("diamond: root's route to the grandchild moved after %llu s\n", (unsigned long long)(t / SEC));
+    assert_true(t != UINT64_MAX);
+    assert_true(parent_is(3, diamond_new_parent));
+    assert_true(nodes[3].rpl.counters[TERN_RPL_PARENT_SWITCHES] > switches);
+    tern_ipv6_addr_t new_ll = ll_of(diamond_new_parent);
+    for (unsigned target = 3; target <= 5; target++) {
+        assert_true(tern_ipv6_addr_equal(&route_to(0, target)->next_hop, &new_ll));
+    }
+    assert_true(reach(5, 10));
+}
+
+/* A line 0-1-2-3-4; later a link from the root to node 3 appears. */
+static int setup_shortcut(void **state)
+{
+    (void)state;
+    network_setup(5);
+    for (unsigned i = 0; i + 1 < 5; i++) {
+        assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
+                                                         -60),
+                         0);
+    }
+    start_rpl(0);
+    return 0;
+}
+
+static bool node3_below_root(void)
+{
+    return parent_is(3, 0);
+}
+
+/* Nodes 1 and 2 have no route left to nodes 3 and 4; the root reaches both via node 3. */
+static bool old_path_withdrawn(void)
+{
+    tern_ipv6_addr_t ll3 = ll_of(3);
+    for (unsigned target = 3; target <= 4; target++) {
+        const tern_rpl_route_t *r = route_to(0, target);
+        if (route_to(1, target) != NULL || route_to(2, target) != NULL || r == NULL ||
+            !tern_ipv6_addr_equal(&r->next_hop, &ll3)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * Node 3 moves from node 2 (still its neighbor) to the root: the No-Path DAO
+ * to node 2 withdraws the routes to node 3 and its child node 4 along the
+ * old path (nodes 2 and 1) at once, instead of when their lifetimes end.
+ */
+static void test_shortcut__no_path_dao_withdraws_the_old_path(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    assert_true(wait_for(root_routes_all, 60 * SEC) != UINT64_MAX);
+    assert_true(parent_is(3, 2) && route_to(1, 3) != NULL && route_to(1, 4) != NULL);
+    assert_int_equal(tern_radio_medium_link_set_both(&medium, 0, 3, TERN_RADIO_PRR_ONE, -60), 0);
+    /* The root's next DIO (its Trickle interval may be long by now) makes node 3 switch. */
+    assert_true(wait_for(node3_below_root, 1200 * SEC) != UINT64_MAX);
+    uint64_t t = wait_for(old_path_withdrawn, 10 * SEC);
+    print_message("shortcut: old path withdrawn %llu s after the switch\n", (unsigned long long)(t / SEC));
+    assert_true(t != UINT64_MAX);
+    assert_true(nodes[3].rpl.counters[TERN_RPL_DAO_NO_PATH_OUT] >= 1u);
+    assert_true(parent_is(4, 3));
+    assert_true(reach(4, 10));
+}
+
+/*
+ * Regression (rpl.c reschedule(): the route tables are rescanned only on
+ * messages that can add routes, not on the TX status report of every frame):
+ * while unicast traffic flows, every node's cached table deadline stays at
+ * or before the earliest expiry of its downward routes and non-storing links,
+ * and its timer at or before that.
+ */
+static void assert_timer_before_route_expiry(void)
+{
+    for (unsigned i = 0; i < node_count; i++) {
+        const tern_rpl_t *rpl = &nodes[i].rpl;
+        assert_true(rpl->timer_at <= rpl->tables_at_us);
+        for (size_t k = 0; k < TERN_CONF_RPL_ROUTES; k++) {
+            if (rpl->routes[k].used) {
+                assert_true(rpl->tables_at_us <= rpl->routes[k].expires_us);
+            }
+        }
+        for (size_t k = 0; k < TERN_CONF_RPL_NS_LINKS; k++) {
+            if (rpl->ns_links[k].used) {
+                assert_true(rpl->tables_at_us <= rpl->ns_links[k].expires_us);
+            }
+        }
+    }
+}
+
+static void test_line5__timer_armed_before_every_route_expiry(void **state)
+{
+    (void)state;
+    /* Checked every millisecond while the DODAG forms and the DAOs install the routes. */
+    uint64_t t = 0;
+    for (; t < 180 * SEC && !(all_joined() && root_routes_all()); t += MS) {
+        run_for(MS);
+        assert_timer_before_route_expiry();
+    }
+    assert_true(t < 180 * SEC);
+    /* Then with unicast traffic: a TX status report for every frame. */
+    for (unsigned k = 0; k < 5; k++) {
+        assert_true(reach(4, 30));
+        assert_timer_before_route_expiry();
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_line5__joins_routes_and_reaches_node5, setup_line, teardown),
         cmocka_unit_test_setup_teardown(test_line5__global_repair, setup_line, teardown),
+        cmocka_unit_test_setup_teardown(test_line5__timer_armed_before_every_route_expiry, setup_line, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_messages__dropped_and_counted, setup_line, teardown),
         cmocka_unit_test_setup_teardown(test_grid3x3__joins_and_survives_middle_removal, setup_grid, teardown),
+        cmocka_unit_test_setup_teardown(test_diamond__parent_switch_moves_the_grandchild_route, setup_diamond,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_shortcut__no_path_dao_withdraws_the_old_path, setup_shortcut, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

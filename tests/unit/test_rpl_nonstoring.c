@@ -3,7 +3,7 @@
  * @file
  * @brief The RPL module in non-storing mode (MOP 1, RFC 6550 §9.7) with
  *        source routing (RFC 6554) over the simulated radio medium: the
- *        fixture of test_rpl_dodag.c, the root started in non-storing mode.
+ *        mesh fixture of rpl_mesh.c, the root started in non-storing mode.
  *
  * A line of 5 joins; the root's table holds each node's link to its parent
  * (DAOs end to end with the Parent Address), routers keep no downward
@@ -12,7 +12,9 @@
  * up by default routes. SRHs with a loop, a multicast address or a bad
  * Segments Left are dropped and counted at a router. A 3x3 grid joins and
  * its far corner is reached by source routing, also after the middle node
- * is removed.
+ * is removed. A border router (the root with a test device as its Ethernet
+ * side) tunnels a host's packets to node 4, also 1280-byte ones in a
+ * fragmented tunnel packet (RFC 2473 §7.1).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -39,200 +41,16 @@
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/ipv6_srh.h"
+#include "tern/netdev/test.h"
+#include "tern/wire/ndp.h"
 
-#define MS 1000u
-#define SEC 1000000u
-#define PAN 0xabcdu
-#define PORT 7000u
-#define NODES_MAX 9u
-#define INSTANCE 1u
+#include "rpl_mesh.h"
 
-typedef struct {
-    tern_stack_t stack;
-    tern_ipv6_t ip;
-    tern_udp_t udp;
-    tern_sixlowpan_t lowpan;
-    tern_rpl_t rpl;
-    tern_sim_radio_t radio;
-    tern_ieee802154_link_t mac;
-    tern_netif_t netif;
-    tern_sock_udp_t sock;
-    uint8_t eui[8];
-    char name[8];
-} node_t;
-
-static tern_vclock_t clock_v;
-static tern_loop_t loop;
-static tern_radio_medium_t medium;
-static node_t nodes[NODES_MAX];
-static unsigned node_count;
-
-static unsigned echoes;
-
-static void run_for(uint64_t us)
-{
-    assert_int_equal(tern_executor_run_until(&loop.base, clock_v.now + us), 0);
-}
-
-/* Every node but the root echoes; the root counts what comes back. */
-static void sock_cb(tern_sock_udp_t *sock, const uint8_t *data, size_t len, const tern_sock_udp_ep_t *remote,
-                    void *arg)
-{
-    unsigned i = (unsigned)(uintptr_t)arg;
-    if (i == 0) {
-        echoes++;
-        return;
-    }
-    assert_int_equal(tern_sock_udp_send(sock, data, len, remote), (int)len);
-}
-
-static tern_ipv6_addr_t prefix_addr(uint8_t last)
-{
-    tern_ipv6_addr_t a = { { 0x20, 0x01, 0x0d, 0xb8 } };
-    a.u8[15] = last;
-    return a;
-}
-
-static void node_setup(unsigned i)
-{
-    node_t *n = &nodes[i];
-    memset(n, 0, sizeof(*n));
-    static const uint8_t base[8] = { 0x02, 0x12, 0x4b, 0x00, 0x00, 0x00, 0x00, 0x00 };
-    memcpy(n->eui, base, 8);
-    n->eui[7] = (uint8_t)(i + 1u);
-    n->name[0] = 'n';
-    n->name[1] = (char)('1' + i);
-    assert_int_equal(tern_stack_init(&n->stack, n->name, &loop.base), 0);
-    assert_int_equal(tern_ipv6_init(&n->ip, &n->stack), 0);
-    tern_ipv6_seed(&n->ip, 100u + i);
-    assert_int_equal(tern_udp_init(&n->udp, &n->stack, &n->ip), 0);
-    assert_int_equal(tern_sixlowpan_init(&n->lowpan, &n->stack), 0);
-    assert_int_equal(tern_rpl_init(&n->rpl, &n->stack, &n->ip), 0);
-    tern_rpl_seed(&n->rpl, 200u + i);
-    assert_int_equal(tern_sim_radio_init(&n->radio, &medium, n->eui), (int)i);
-    uint16_t pan = PAN;
-    assert_int_equal(n->radio.netdev.driver->set(&n->radio.netdev, TERN_NETOPT_NID, &pan, 2), 2);
-    assert_int_equal(tern_ieee802154_netif_add(&n->stack, &n->netif, &n->mac, "wpan0", &n->radio.netdev), 0);
-    assert_int_equal(tern_sixlowpan_netif_attach(&n->lowpan, &n->netif), 0);
-    assert_int_equal(tern_ipv6_netif_enable(&n->ip, &n->netif), 0);
-    assert_int_equal(tern_rpl_netif_enable(&n->rpl, &n->netif), 0);
-    tern_sock_udp_ep_t local = { .port = PORT };
-    assert_int_equal(tern_sock_udp_create(&n->sock, &n->stack, NULL, &n->udp, &local, NULL, 0), 0);
-    assert_int_equal(tern_sock_udp_set_cb(&n->sock, sock_cb, (void *)(uintptr_t)i), 0);
-}
-
-/* @p count nodes; links are set by the test. Node 0 becomes the root with 2001:db8::1. */
-static void network_setup(unsigned count)
-{
-    tern_vclock_init(&clock_v, SEC);
-    tern_loop_init(&loop, &clock_v.base);
-    assert_int_equal(tern_radio_medium_init(&medium, &loop.base, 7), 0);
-    node_count = count;
-    for (unsigned i = 0; i < count; i++) {
-        node_setup(i);
-    }
-    echoes = 0;
-}
-
-/* Node 0 roots the DODAG, the others are routers but node @p leaf (0: none), a leaf. */
+/* The mesh fixture (rpl_mesh.c): node 0 roots the DODAG in non-storing mode, the others are
+ * routers but node @p leaf (0: none), a leaf. */
 static void start_rpl(unsigned leaf)
 {
-    run_for(100 * MS); /* interfaces enabled */
-    tern_ipv6_addr_config_t cfg = { .addr = prefix_addr(1), .prefix_len = 64 };
-    assert_int_equal(tern_netapi_set(&nodes[0].ip.module, TERN_NETOPT_IPV6_ADDR_ADD, nodes[0].netif.index, &cfg,
-                                     sizeof(cfg)),
-                     (int)sizeof(cfg));
-    tern_ipv6_addr_t dodag_id = prefix_addr(1);
-    assert_int_equal(tern_rpl_set_root_mop(&nodes[0].rpl, INSTANCE, &dodag_id, TERN_RPL_MOP_NON_STORING), 0);
-    for (unsigned i = 1; i < node_count; i++) {
-        assert_int_equal((i == leaf) ? tern_rpl_set_leaf(&nodes[i].rpl) : tern_rpl_set_router(&nodes[i].rpl), 0);
-    }
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    for (unsigned i = 0; i < node_count; i++) {
-        assert_int_equal(tern_rpl_stop(&nodes[i].rpl), 0);
-        tern_sock_udp_close(&nodes[i].sock);
-    }
-    /* Past every timeout: reassembly, MAC retries, neighbor cache, registrations. */
-    run_for(70 * SEC);
-    tern_executor_stop(&loop.base);
-    for (unsigned i = 0; i < node_count; i++) {
-        assert_int_equal(tern_sixlowpan_reass_count(&nodes[i].lowpan.reass), 0);
-        for (size_t k = 0; k < TERN_CONF_NC_SIZE; k++) {
-            tern_nc_entry_t *e = &nodes[i].ip.ifs[0].nc.entries[k];
-            for (size_t q = 0; q < e->queued; q++) {
-                tern_pktbuf_release(&nodes[i].stack.pktbuf, e->queue[q]);
-            }
-            e->queued = 0;
-        }
-        harness_assert_pktbuf_clean(&nodes[i].stack.pktbuf);
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------ checks */
-
-static tern_rpl_state_t st;
-
-static bool has_global(unsigned i, tern_ipv6_addr_t *out)
-{
-    tern_ipv6_addr_list_t list;
-    if (tern_netapi_get(&nodes[i].ip.module, TERN_NETOPT_IPV6_ADDRS, nodes[i].netif.index, &list, sizeof(list)) < 0) {
-        return false;
-    }
-    tern_ipv6_addr_t prefix = prefix_addr(0);
-    for (size_t k = 0; k < TERN_CONF_IPV6_ADDRS; k++) {
-        const tern_ipv6_if_addr_t *a = &list.addrs[k];
-        if (a->used && a->state == TERN_IPV6_ADDR_PREFERRED && tern_ipv6_addr_match_prefix(&a->addr, &prefix, 64)) {
-            if (out != NULL) {
-                *out = a->addr;
-            }
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Rank of the node whose link-local address is @p ll, or 0. */
-static uint16_t rank_of(const tern_ipv6_addr_t *ll)
-{
-    for (unsigned i = 0; i < node_count; i++) {
-        tern_ipv6_addr_t a = { { 0xfe, 0x80 } };
-        assert_int_equal(tern_ipv6_iid_from_l2addr(&a, nodes[i].eui, 8), 0);
-        if (tern_ipv6_addr_equal(&a, ll)) {
-            return nodes[i].rpl.rank;
-        }
-    }
-    return 0;
-}
-
-/* Every node joined with a parent of lower rank, and has a global address. */
-static bool all_joined(void)
-{
-    for (unsigned i = 1; i < node_count; i++) {
-        const tern_rpl_t *r = &nodes[i].rpl;
-        if (!r->joined || r->preferred < 0 || r->poison_until_us != 0 || !has_global(i, NULL)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static void assert_loop_free(void)
-{
-    for (unsigned i = 1; i < node_count; i++) {
-        assert_int_equal(tern_rpl_get_state(&nodes[i].rpl, &st), 0);
-        assert_true(st.joined);
-        assert_true(st.preferred >= 0);
-        uint16_t parent_rank = rank_of(&st.parents[st.preferred].addr);
-        assert_true(parent_rank != 0);
-        /* §8.2.1: strictly greater than the preferred parent's rank. */
-        assert_true(st.rank > parent_rank);
-        assert_int_equal(st.version, nodes[0].rpl.version);
-    }
+    start_rpl_mop(leaf, TERN_RPL_MOP_NON_STORING);
 }
 
 /* The root's non-storing table has a link for every node's global address. */
@@ -261,48 +79,6 @@ static tern_ipv6_addr_t global_of(unsigned i)
     tern_ipv6_addr_t a = prefix_addr(0);
     assert_int_equal(tern_ipv6_iid_from_l2addr(&a, nodes[i].eui, 8), 0);
     return a;
-}
-
-/* Wait up to @p limit_us for @p cond, in steps of 1 s. @return the time it took, or UINT64_MAX. */
-static uint64_t wait_for(bool (*cond)(void), uint64_t limit_us)
-{
-    for (uint64_t t = 0; t <= limit_us; t += SEC) {
-        if (cond()) {
-            return t;
-        }
-        run_for(SEC);
-    }
-    return UINT64_MAX;
-}
-
-/* UDP from the root to node @p i and its echo back, within 5 s. */
-static bool udp_round_trip(unsigned i)
-{
-    tern_ipv6_addr_t g;
-    if (!has_global(i, &g)) {
-        return false;
-    }
-    static const uint8_t data[40] = "rpl round trip over the mesh";
-    unsigned before = echoes;
-    tern_sock_udp_ep_t remote = { .addr = g, .port = PORT };
-    assert_int_equal(tern_sock_udp_send(&nodes[0].sock, data, sizeof(data), &remote), (int)sizeof(data));
-    for (unsigned k = 0; k < 50 && echoes == before; k++) {
-        run_for(100 * MS);
-    }
-    return echoes > before;
-}
-
-/* udp_round_trip() until it succeeds, at most @p tries times (the 6LoWPAN
- * contexts of the root's prefix reach the mesh with the routers' RAs,
- * RFC 6775 §8.1; until then compressed packets can not be read). */
-static bool reach(unsigned i, unsigned tries)
-{
-    for (unsigned k = 0; k < tries; k++) {
-        if (udp_round_trip(i)) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /* ------------------------------------------------------------ tests */
@@ -531,9 +307,298 @@ static void test_grid3x3__nonstoring_joins_and_survives_middle_removal(void **st
     assert_int_equal(nodes[0].ip.counters[TERN_IPV6_SRH_LOOP], 0);
 }
 
+/* ------------------------------------------------------------ border router */
+
+/*
+ * The root of a line of 4 gets a second interface, "eth0": a test device
+ * carrying bare IPv6 on 2001:db8:e::/64 with a host at 2001:db8:e::100. The
+ * host reaches node 4 (three hops, a leaf): the root forwards its packets
+ * inside an IPv6-in-IPv6 tunnel with a Source Routing Header (RFC 6554
+ * §4.1, RFC 9008), the routers source-route the outer packet, node 4
+ * decapsulates (RFC 2473). Node 4's answer comes back up by default routes.
+ */
+#define ETH_SENT 32
+static tern_netdev_test_t eth_dev;
+static tern_netif_t eth_netif;
+static uint8_t eth_sent[ETH_SENT][1600];
+static size_t eth_sent_len[ETH_SENT];
+static unsigned eth_nsent;
+static uint8_t eth_rx[1600];
+static const uint8_t ETH_MAC[6] = { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x01 };
+static const uint8_t HOST_MAC[6] = { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x91 };
+
+static tern_ipv6_addr_t eth_addr(uint8_t last)
+{
+    tern_ipv6_addr_t a = { { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x0e } };
+    a.u8[15] = last;
+    return a;
+}
+
+static int eth_capture(tern_netdev_test_t *d, const tern_iolist_t *iol, size_t count)
+{
+    (void)d;
+    size_t len = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (eth_nsent < ETH_SENT && len + iol[i].len <= sizeof(eth_sent[0])) {
+            memcpy(&eth_sent[eth_nsent][len], iol[i].base, iol[i].len);
+        }
+        len += iol[i].len;
+    }
+    if (eth_nsent < ETH_SENT) {
+        eth_sent_len[eth_nsent++] = len;
+    }
+    return (int)len;
+}
+
+static void eth_inject(const uint8_t *pkt, size_t len)
+{
+    memcpy(eth_rx, pkt, len);
+    assert_int_equal(tern_netdev_test_inject(&eth_dev, eth_rx, len), 0);
+    run_for(MS);
+}
+
+/* An IPv6 packet from the host to @p dst: @p nh, @p body of @p len bytes, its checksum filled at @p csum. */
+static size_t eth_build(uint8_t *out, const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst, uint8_t nh,
+                        const uint8_t *body, size_t len, size_t csum)
+{
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)len, .next_header = nh, .hop_limit = 64, .src = *src,
+                           .dst = *dst };
+    assert_int_equal(tern_ipv6_emit(&h, out, TERN_IPV6_HDR_LEN), (int)TERN_IPV6_HDR_LEN);
+    uint8_t *b = out + TERN_IPV6_HDR_LEN;
+    memcpy(b, body, len);
+    b[csum] = 0;
+    b[csum + 1u] = 0;
+    tern_checksum_span_t span = { .data = b, .len = len };
+    uint16_t sum = tern_checksum_finish(
+        tern_checksum_add_spans(tern_checksum_ipv6_pseudo(0, src, dst, (uint32_t)len, nh), &span, 1));
+    b[csum] = (uint8_t)(sum >> 8);
+    b[csum + 1u] = (uint8_t)sum;
+    return TERN_IPV6_HDR_LEN + len;
+}
+
+static int setup_line4_br(void **state)
+{
+    (void)state;
+    network_setup(4);
+    for (unsigned i = 0; i + 1 < 4; i++) {
+        assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
+                                                         -60),
+                         0);
+    }
+    memset(&eth_netif, 0, sizeof(eth_netif));
+    tern_netdev_test_init(&eth_dev);
+    memcpy(eth_dev.addr, ETH_MAC, 6);
+    eth_dev.addr_len = 6;
+    eth_dev.mtu = 1500;
+    eth_dev.send_cb = eth_capture;
+    eth_nsent = 0;
+    assert_int_equal(tern_netif_add(&nodes[0].stack, &eth_netif, "eth0", &eth_dev.netdev, &tern_netif_link_raw,
+                                    TERN_NETTYPE_IPV6),
+                     0);
+    assert_int_equal(tern_ipv6_netif_enable(&nodes[0].ip, &eth_netif), 0);
+    start_rpl(3); /* node 4, at the end of the line, is a leaf */
+    tern_ipv6_addr_config_t cfg = { .addr = eth_addr(1), .prefix_len = 64 };
+    assert_int_equal(tern_netapi_set(&nodes[0].ip.module, TERN_NETOPT_IPV6_ADDR_ADD, eth_netif.index, &cfg,
+                                     sizeof(cfg)),
+                     (int)sizeof(cfg));
+    return 0;
+}
+
+/* The UDP datagram with @p data that eth0 sent from @p src to the host, if any. */
+static bool eth_sent_udp(const tern_ipv6_addr_t *src, const uint8_t *data, size_t len, uint8_t *hop_limit)
+{
+    tern_ipv6_addr_t host = eth_addr(0x64);
+    for (unsigned k = 0; k < eth_nsent; k++) {
+        tern_ipv6_repr_t h;
+        if (tern_ipv6_parse(&h, eth_sent[k], eth_sent_len[k]) < 0 || h.next_header != TERN_IPV6_NH_UDP ||
+            !tern_ipv6_addr_equal(&h.src, src) || !tern_ipv6_addr_equal(&h.dst, &host) ||
+            eth_sent_len[k] != TERN_IPV6_HDR_LEN + 8u + len) {
+            continue;
+        }
+        if (memcmp(&eth_sent[k][TERN_IPV6_HDR_LEN + 8u], data, len) == 0) {
+            *hop_limit = h.hop_limit;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void test_border_router__line4_nonstoring_host_reaches_the_last_node_by_tunnel(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    assert_true(wait_for(root_links_all, 60 * SEC) != UINT64_MAX);
+    /* The host announces itself to the root (NS with its link-layer address): cached. */
+    tern_ipv6_addr_t host = eth_addr(0x64);
+    tern_ipv6_addr_t root_eth = eth_addr(1);
+    uint8_t opt[8];
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = HOST_MAC, .addr_len = 6 };
+    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
+    tern_ndp_ns_repr_t ns = { .target = root_eth, .options = opt, .options_len = (size_t)olen };
+    uint8_t msg[64];
+    int n = tern_ndp_ns_emit(&ns, msg, sizeof(msg));
+    assert_true(n > 0);
+    uint8_t pkt[256];
+    tern_ipv6_addr_t solicited;
+    tern_ipv6_addr_solicited_node(&solicited, &root_eth);
+    size_t len = eth_build(pkt, &host, &solicited, TERN_ICMPV6_NEXT_HEADER, msg, (size_t)n, 2);
+    pkt[7] = 255; /* RFC 4861 §7.1.1 */
+    eth_inject(pkt, len);
+    /* UDP from the host to node 4; node 4 echoes it to the host. */
+    static const uint8_t data[] = "from the other side of the border router";
+    uint8_t udp[8 + sizeof(data)];
+    udp[0] = 0xc3;
+    udp[1] = 0x50;
+    udp[2] = (uint8_t)(PORT >> 8);
+    udp[3] = (uint8_t)PORT;
+    udp[4] = 0;
+    udp[5] = (uint8_t)sizeof(udp);
+    memcpy(&udp[8], data, sizeof(data));
+    tern_ipv6_addr_t g4 = global_of(3);
+    uint8_t hop = 0;
+    bool back = false;
+    /* Retried: the 6LoWPAN context of the prefix reaches the mesh with the routers' RAs (see reach()). */
+    for (unsigned tries = 0; tries < 30 && !back; tries++) {
+        eth_nsent = 0;
+        eth_inject(pkt, eth_build(pkt, &host, &g4, TERN_IPV6_NH_UDP, udp, sizeof(udp), 6));
+        for (unsigned k = 0; k < 50 && !back; k++) {
+            run_for(100 * MS);
+            back = eth_sent_udp(&g4, data, sizeof(data), &hop);
+        }
+    }
+    assert_true(back);
+    /* Up by default routes: nodes 3 and 2 and the root decrement (RFC 8200 §3). */
+    assert_int_equal(hop, 64 - 3);
+    /* Down: tunnelled at the root, source-routed by nodes 2 and 3, decapsulated by node 4. */
+    assert_true(nodes[0].ip.counters[TERN_IPV6_TUN_ENCAP] >= 1u);
+    assert_true(nodes[1].ip.counters[TERN_IPV6_SRH_FORWARDED] >= 1u);
+    assert_true(nodes[2].ip.counters[TERN_IPV6_SRH_FORWARDED] >= 1u);
+    assert_true(nodes[3].ip.counters[TERN_IPV6_TUN_DECAP] >= 1u);
+    assert_int_equal(nodes[0].ip.counters[TERN_IPV6_FWD_NO_ROUTE], 0);
+    for (unsigned i = 0; i < 4; i++) {
+        assert_int_equal(nodes[i].ip.counters[TERN_IPV6_TUN_MALFORMED], 0);
+        assert_int_equal(nodes[i].ip.counters[TERN_IPV6_SRH_MALFORMED], 0);
+    }
+    /* The root's mesh address answers a ping from the host (RFC 1122 §3.3.4.2). */
+    tern_ipv6_addr_t root_mesh = prefix_addr(1);
+    static const uint8_t echo[12] = { TERN_ICMPV6_ECHO_REQUEST, 0, 0, 0, 0x12, 0x34, 0, 1, 't', 'u', 'n', '!' };
+    eth_nsent = 0;
+    eth_inject(pkt, eth_build(pkt, &host, &root_mesh, TERN_ICMPV6_NEXT_HEADER, echo, sizeof(echo), 2));
+    run_for(100 * MS);
+    bool replied = false;
+    for (unsigned k = 0; k < eth_nsent; k++) {
+        tern_ipv6_repr_t h;
+        if (tern_ipv6_parse(&h, eth_sent[k], eth_sent_len[k]) == (int)TERN_IPV6_HDR_LEN &&
+            h.next_header == TERN_ICMPV6_NEXT_HEADER && eth_sent[k][TERN_IPV6_HDR_LEN] == TERN_ICMPV6_ECHO_REPLY &&
+            tern_ipv6_addr_equal(&h.src, &root_mesh) && tern_ipv6_addr_equal(&h.dst, &host)) {
+            replied = true;
+        }
+    }
+    assert_true(replied);
+    assert_int_equal(nodes[0].ip.counters[TERN_IPV6_RX_OTHER_IF], 1);
+}
+
+#if TERN_CONF_IPV6_FRAG /* without IPv6 fragmentation such a packet gets Packet Too Big (tunnel.c) */
+/*
+ * RFC 2473 §7.1 (a): a 1280-byte packet from the host to node 4 does not
+ * fit the tunnel MTU (1280 less the outer header, the RPI and the SRH) but
+ * is not above 1280: the root fragments the tunnel packet, every fragment
+ * carrying the outer header, RPI and SRH, so nodes 2 and 3 source-route each
+ * fragment; node 4 reassembles, then decapsulates. Its echo (1288 bytes with
+ * the RPI) goes up in fragments of its own, which the test reassembles.
+ */
+static void test_border_router__line4_nonstoring_1280_bytes_reach_the_last_node_in_fragments(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    assert_true(wait_for(root_links_all, 60 * SEC) != UINT64_MAX);
+    tern_ipv6_addr_t host = eth_addr(0x64);
+    tern_ipv6_addr_t root_eth = eth_addr(1);
+    uint8_t opt[8];
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = HOST_MAC, .addr_len = 6 };
+    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
+    tern_ndp_ns_repr_t ns = { .target = root_eth, .options = opt, .options_len = (size_t)olen };
+    uint8_t msg[64];
+    int n = tern_ndp_ns_emit(&ns, msg, sizeof(msg));
+    assert_true(n > 0);
+    static uint8_t pkt[1600];
+    tern_ipv6_addr_t solicited;
+    tern_ipv6_addr_solicited_node(&solicited, &root_eth);
+    size_t len = eth_build(pkt, &host, &solicited, TERN_ICMPV6_NEXT_HEADER, msg, (size_t)n, 2);
+    pkt[7] = 255; /* RFC 4861 §7.1.1 */
+    eth_inject(pkt, len);
+    /* UDP with 1232 bytes of data (a 1280-byte packet) to node 4's echo socket. */
+    static uint8_t udp[1280 - 40];
+    for (size_t k = 8; k < sizeof(udp); k++) {
+        udp[k] = (uint8_t)(k * 7u);
+    }
+    udp[0] = 0xc3;
+    udp[1] = 0x50;
+    udp[2] = (uint8_t)(PORT >> 8);
+    udp[3] = (uint8_t)PORT;
+    udp[4] = (uint8_t)(sizeof(udp) >> 8);
+    udp[5] = (uint8_t)sizeof(udp);
+    tern_ipv6_addr_t g4 = global_of(3);
+    /* The echo as the host would reassemble it: the fragments from node 4 on eth0. */
+    static uint8_t echo[sizeof(udp)];
+    size_t echo_len = 0;
+    /* Retried: the 6LoWPAN context of the prefix reaches the mesh with the routers' RAs (see reach()). */
+    for (unsigned tries = 0; tries < 30 && echo_len != sizeof(udp); tries++) {
+        eth_nsent = 0;
+        len = eth_build(pkt, &host, &g4, TERN_IPV6_NH_UDP, udp, sizeof(udp), 6);
+        assert_int_equal(len, 1280);
+        eth_inject(pkt, len);
+        for (unsigned k = 0; k < 50 && echo_len != sizeof(udp); k++) {
+            run_for(100 * MS);
+            echo_len = 0;
+            for (unsigned f = 0; f < eth_nsent; f++) {
+                tern_ipv6_repr_t h;
+                tern_ipv6_frag_repr_t fr;
+                const uint8_t *b = eth_sent[f];
+                if (tern_ipv6_parse(&h, b, eth_sent_len[f]) != (int)TERN_IPV6_HDR_LEN ||
+                    h.next_header != TERN_IPV6_NH_FRAGMENT || !tern_ipv6_addr_equal(&h.src, &g4) ||
+                    !tern_ipv6_addr_equal(&h.dst, &host) ||
+                    tern_ipv6_frag_parse(&fr, b + 40, eth_sent_len[f] - 40u) < 0) {
+                    continue;
+                }
+                size_t off = (size_t)fr.offset * 8u;
+                size_t part = eth_sent_len[f] - 48u;
+                assert_true(fr.next_header == TERN_IPV6_NH_UDP && off + part <= sizeof(echo));
+                memcpy(echo + off, b + 48, part);
+                echo_len += part;
+            }
+        }
+    }
+    /* Node 4 got the datagram whole (its UDP checked the checksum) and echoed it. */
+    assert_int_equal(echo_len, sizeof(udp));
+    assert_memory_equal(echo + 8, udp + 8, sizeof(udp) - 8u);
+    assert_true(nodes[0].ip.counters[TERN_IPV6_TUN_FRAG] >= 1u);
+    assert_true(nodes[0].ip.counters[TERN_IPV6_FRAG_SENT] >= 2u);
+    assert_int_equal(nodes[0].ip.counters[TERN_IPV6_TUN_TOO_BIG], 0);
+    /* Every fragment source-routed by nodes 2 and 3. */
+    assert_true(nodes[1].ip.counters[TERN_IPV6_SRH_FORWARDED] >= 2u);
+    assert_true(nodes[2].ip.counters[TERN_IPV6_SRH_FORWARDED] >= 2u);
+    assert_true(nodes[3].ip.counters[TERN_IPV6_REASS_OK] >= 1u);
+    assert_true(nodes[3].ip.counters[TERN_IPV6_TUN_DECAP] >= 1u);
+    assert_true(nodes[3].ip.counters[TERN_IPV6_FRAG_OK] >= 1u); /* the echo */
+    for (unsigned i = 0; i < 4; i++) {
+        assert_int_equal(nodes[i].ip.counters[TERN_IPV6_TUN_MALFORMED], 0);
+        assert_int_equal(nodes[i].ip.counters[TERN_IPV6_SRH_MALFORMED], 0);
+        assert_int_equal(nodes[i].ip.counters[TERN_IPV6_REASS_INVALID], 0);
+    }
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_border_router__line4_nonstoring_host_reaches_the_last_node_by_tunnel,
+                                        setup_line4_br, teardown),
+#if TERN_CONF_IPV6_FRAG
+        cmocka_unit_test_setup_teardown(
+            test_border_router__line4_nonstoring_1280_bytes_reach_the_last_node_in_fragments, setup_line4_br,
+            teardown),
+#endif
         cmocka_unit_test_setup_teardown(test_line5__nonstoring_joins_and_source_routes, setup_line, teardown),
         cmocka_unit_test_setup_teardown(test_srh_processing__loop_multicast_and_bad_segments_left_dropped, setup_line,
                                         teardown),

@@ -360,6 +360,122 @@ static void test_tern_ndp_opt_rdnss_emit__golden_and_errors(void **state)
     assert_int_equal(tern_ndp_opt_rdnss_emit(&rdnss, buf, sizeof(buf)), -EINVAL);
 }
 
+/* Route Information options (RFC 4191 §2.3), as radvd's `route` sections send them. */
+static const uint8_t rio_64_high[16] = { 0x18, 0x02, 0x40, 0x08, 0x00, 0x00, 0x07, 0x08,
+                                         0x20, 0x01, 0x0d, 0xb8, 0x00, 0x01, 0x00, 0x00 };
+static const uint8_t rio_0_low[8] = { 0x18, 0x01, 0x00, 0x18, 0x00, 0x00, 0x00, 0x3c };
+static const uint8_t rio_128_infinite[24] = { 0x18, 0x03, 0x80, 0x00, 0xff, 0xff, 0xff, 0xff,
+                                              0x20, 0x01, 0x0d, 0xb8, 0x00, 0x01, 0x00, 0x00,
+                                              0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07 };
+
+static int rio_parse(tern_ndp_opt_route_info_t *rio, const uint8_t *b, size_t len)
+{
+    tern_ndp_opt_t opt;
+    assert_int_equal(tern_ndp_opt_find(b, len, TERN_NDP_OPT_ROUTE_INFO, &opt), 1);
+    return tern_ndp_opt_route_info_parse(rio, &opt);
+}
+
+static void test_tern_ndp_opt_route_info_parse__golden(void **state)
+{
+    (void)state;
+    tern_ndp_opt_route_info_t rio;
+    assert_int_equal(rio_parse(&rio, rio_64_high, sizeof(rio_64_high)), 0);
+    tern_ipv6_addr_t mesh = addr("2001:db8:1::");
+    assert_int_equal(rio.prefix_len, 64);
+    assert_int_equal(rio.preference, 1);
+    assert_int_equal(rio.lifetime, 1800);
+    assert_memory_equal(rio.prefix.u8, mesh.u8, 16);
+    assert_int_equal(rio_parse(&rio, rio_0_low, sizeof(rio_0_low)), 0);
+    tern_ipv6_addr_t any = addr("::");
+    assert_int_equal(rio.prefix_len, 0);
+    assert_int_equal(rio.preference, -1);
+    assert_int_equal(rio.lifetime, 60);
+    assert_memory_equal(rio.prefix.u8, any.u8, 16);
+    assert_int_equal(rio_parse(&rio, rio_128_infinite, sizeof(rio_128_infinite)), 0);
+    tern_ipv6_addr_t host = addr("2001:db8:1::7");
+    assert_int_equal(rio.prefix_len, 128);
+    assert_int_equal(rio.preference, 0);
+    assert_int_equal(rio.lifetime, TERN_NDP_LIFETIME_INFINITE);
+    assert_memory_equal(rio.prefix.u8, host.u8, 16);
+}
+
+static void test_tern_ndp_opt_route_info_parse__lengths_preference_and_reserved_bits(void **state)
+{
+    (void)state;
+    uint8_t b[24];
+    tern_ndp_opt_route_info_t rio;
+    /* §2.3: Length 3 may carry a short prefix; the bits past it are ignored. */
+    memcpy(b, rio_128_infinite, sizeof(b));
+    b[2] = 60;
+    assert_int_equal(rio_parse(&rio, b, 24), 0);
+    tern_ipv6_addr_t p60 = addr("2001:db8:1::");
+    assert_int_equal(rio.prefix_len, 60);
+    assert_memory_equal(rio.prefix.u8, p60.u8, 16);
+    b[15] = 0x0f; /* bits 60..63: reserved */
+    assert_int_equal(rio_parse(&rio, b, 24), 0);
+    assert_memory_equal(rio.prefix.u8, p60.u8, 16);
+    /* Prefix longer than the option carries. */
+    memcpy(b, rio_64_high, 16);
+    b[2] = 65;
+    assert_int_equal(rio_parse(&rio, b, 16), -EBADMSG);
+    memcpy(b, rio_0_low, 8);
+    b[2] = 1;
+    assert_int_equal(rio_parse(&rio, b, 8), -EBADMSG);
+    memcpy(b, rio_128_infinite, 24);
+    b[2] = 129;
+    assert_int_equal(rio_parse(&rio, b, 24), -EBADMSG);
+    /* Length 4: no such option. */
+    uint8_t four[32] = { 0x18, 0x04, 0x40, 0x00 };
+    assert_int_equal(rio_parse(&rio, four, sizeof(four)), -EBADMSG);
+    /* §2.3: the reserved preference (10) makes the option ignored. */
+    memcpy(b, rio_64_high, 16);
+    b[3] = 0x10;
+    assert_int_equal(rio_parse(&rio, b, 16), -EBADMSG);
+    /* Reserved flag bits around Prf are ignored. */
+    b[3] = 0xe7 | 0x18; /* Prf 11: low */
+    assert_int_equal(rio_parse(&rio, b, 16), 0);
+    assert_int_equal(rio.preference, -1);
+    /* Another type. */
+    tern_ndp_opt_t opt = { .type = TERN_NDP_OPT_PREFIX_INFO, .data = rio_64_high, .len = 16 };
+    assert_int_equal(tern_ndp_opt_route_info_parse(&rio, &opt), -EBADMSG);
+}
+
+static void test_tern_ndp_opt_route_info_emit__golden_and_errors(void **state)
+{
+    (void)state;
+    uint8_t buf[24];
+    tern_ndp_opt_route_info_t rio = { .prefix_len = 64, .preference = 1, .lifetime = 1800,
+                                      .prefix = addr("2001:db8:1::") };
+    assert_int_equal(tern_ndp_opt_route_info_len(64), 16);
+    assert_int_equal(tern_ndp_opt_route_info_emit(&rio, buf, 15), -ENOBUFS);
+    assert_int_equal(tern_ndp_opt_route_info_emit(&rio, buf, sizeof(buf)), 16);
+    assert_memory_equal(buf, rio_64_high, 16);
+    /* Bits past the prefix length are sent as 0 (§2.3). */
+    rio.prefix = addr("2001:db8:1:0:ffff::1");
+    assert_int_equal(tern_ndp_opt_route_info_emit(&rio, buf, sizeof(buf)), 16);
+    assert_memory_equal(buf, rio_64_high, 16);
+    tern_ndp_opt_route_info_t low = { .prefix_len = 0, .preference = -1, .lifetime = 60, .prefix = addr("2001::") };
+    assert_int_equal(tern_ndp_opt_route_info_emit(&low, buf, sizeof(buf)), 8);
+    assert_memory_equal(buf, rio_0_low, 8);
+    tern_ndp_opt_route_info_t host = { .prefix_len = 128, .preference = 0, .lifetime = TERN_NDP_LIFETIME_INFINITE,
+                                       .prefix = addr("2001:db8:1::7") };
+    assert_int_equal(tern_ndp_opt_route_info_emit(&host, buf, sizeof(buf)), 24);
+    assert_memory_equal(buf, rio_128_infinite, 24);
+    /* Round trip of a /65: Length 3. */
+    tern_ndp_opt_route_info_t r65 = { .prefix_len = 65, .preference = 0, .lifetime = 5, .prefix = addr("2001:db8::8000:0:0:0") };
+    assert_int_equal(tern_ndp_opt_route_info_emit(&r65, buf, sizeof(buf)), 24);
+    tern_ndp_opt_route_info_t back;
+    assert_int_equal(rio_parse(&back, buf, 24), 0);
+    assert_int_equal(back.prefix_len, 65);
+    assert_memory_equal(back.prefix.u8, r65.prefix.u8, 16);
+    host.prefix_len = 129;
+    assert_int_equal(tern_ndp_opt_route_info_len(129), 0);
+    assert_int_equal(tern_ndp_opt_route_info_emit(&host, buf, sizeof(buf)), -EINVAL);
+    host.prefix_len = 128;
+    host.preference = 2;
+    assert_int_equal(tern_ndp_opt_route_info_emit(&host, buf, sizeof(buf)), -EINVAL);
+}
+
 static void test_tern_ndp_opt_redirected_hdr_parse__golden(void **state)
 {
     (void)state;
@@ -835,6 +951,9 @@ int main(void)
         cmocka_unit_test(test_tern_ndp_opt_rdnss_parse__two_servers),
         cmocka_unit_test(test_tern_ndp_opt_rdnss_parse__bad_length),
         cmocka_unit_test(test_tern_ndp_opt_rdnss_emit__golden_and_errors),
+        cmocka_unit_test(test_tern_ndp_opt_route_info_parse__golden),
+        cmocka_unit_test(test_tern_ndp_opt_route_info_parse__lengths_preference_and_reserved_bits),
+        cmocka_unit_test(test_tern_ndp_opt_route_info_emit__golden_and_errors),
         cmocka_unit_test(test_tern_ndp_opt_redirected_hdr_parse__golden),
         cmocka_unit_test(test_tern_ndp_opt_redirected_hdr_emit__truncates_and_pads),
         cmocka_unit_test(test_tern_ndp_opt_redirected_hdr_emit__empty_option_from_fuzz_rs),

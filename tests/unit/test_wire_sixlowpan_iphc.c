@@ -577,6 +577,29 @@ static void test_tern_iphc_compress__hop_by_hop_then_udp(void **state)
     check_golden(&link, &p, expected, sizeof(expected), 56);
 }
 
+/* A Hop-by-Hop header holding only the RPL Option (RFC 6553 §3: type 0x63,
+ * O set, instance 1, SenderRank 0x0200; 2 + 6 octets, no padding) + UDP, as
+ * an RPL node sends it: EID 0 with NH=1, Length 6, the option inline. */
+static void test_tern_iphc_compress__rpl_option_then_udp(void **state)
+{
+    (void)state;
+    tern_iphc_link_t link = link_eui();
+    pkt_t p = { 0 };
+    ip6(&p, 0, 0, TERN_IPV6_NH_HOP_BY_HOP, 64, "fe80::212:4b00:0:1", "fe80::212:4b00:0:2");
+    static const uint8_t hbh[8] = { 0x11, 0x00, 0x63, 0x04, 0x80, 0x01, 0x02, 0x00 };
+    put(&p, hbh, sizeof(hbh));
+    udp(&p, 0xf0b1, 0xf0b2, 0x5555);
+    done(&p);
+    static const uint8_t expected[] = {
+        0x7e, 0x33,                         /* TF=11 NH=1 HLIM=10; SAM=11 DAM=11 */
+        0xe1,                               /* NHC 1110 EID=000 NH=1 */
+        0x06,                               /* Length: the 6 octets of the option */
+        0x63, 0x04, 0x80, 0x01, 0x02, 0x00, /* RPL Option */
+        0xf3, 0x12, 0x55, 0x55,             /* NHC UDP P=11, ports, checksum */
+    };
+    check_golden(&link, &p, expected, sizeof(expected), 56);
+}
+
 /* An atomic Fragment header (offset 0, M=0) + UDP: EID 2 with NH=1, Length 6. */
 static void test_tern_iphc_compress__atomic_fragment_then_udp(void **state)
 {
@@ -1328,6 +1351,315 @@ static void test_tern_iphc_round_trip__every_mode(void **state)
     assert_true(compressed * 10 < original * 6);
 }
 
+/* ======================================================================== */
+/* The direct choice of address modes against an exhaustive search          */
+/* ======================================================================== */
+
+/* xorshift32: a fixed sequence, so a failure reproduces. */
+static uint32_t rnd(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+/* One address mode as the test sees it (RFC 6282 §3.1.1, independent of the
+ * codec's tables): the X/AC bit, the 2-bit mode and which address bytes are
+ * carried in-line; @c ctx: the mode uses a context. */
+typedef struct {
+    uint8_t ac;
+    uint8_t mode;
+    uint8_t n;
+    uint8_t pos[16];
+    bool ctx;
+} test_mode_t;
+
+static const test_mode_t src_modes[] = {
+    { 0, 0, 16, { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 }, false },
+    { 0, 1, 8, { 8, 9, 10, 11, 12, 13, 14, 15 }, false },
+    { 0, 2, 2, { 14, 15 }, false },
+    { 0, 3, 0, { 0 }, false },
+    { 1, 0, 0, { 0 }, false }, /* :: */
+    { 1, 1, 8, { 8, 9, 10, 11, 12, 13, 14, 15 }, true },
+    { 1, 2, 2, { 14, 15 }, true },
+    { 1, 3, 0, { 0 }, true },
+};
+
+static const test_mode_t dst_unicast_modes[] = {
+    { 0, 0, 16, { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 }, false },
+    { 0, 1, 8, { 8, 9, 10, 11, 12, 13, 14, 15 }, false },
+    { 0, 2, 2, { 14, 15 }, false },
+    { 0, 3, 0, { 0 }, false },
+    { 1, 1, 8, { 8, 9, 10, 11, 12, 13, 14, 15 }, true },
+    { 1, 2, 2, { 14, 15 }, true },
+    { 1, 3, 0, { 0 }, true },
+};
+
+/* M = 1 (every multicast destination, the codec's documented policy). */
+static const test_mode_t dst_multicast_modes[] = {
+    { 0, 0, 16, { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 }, false },
+    { 0, 1, 6, { 1, 11, 12, 13, 14, 15 }, false },
+    { 0, 2, 4, { 1, 13, 14, 15 }, false },
+    { 0, 3, 1, { 15 }, false },
+    { 1, 0, 6, { 1, 2, 12, 13, 14, 15 }, true },
+};
+
+/* An IPHC header with these modes (TF = 11, next header in-line, HLIM = 10). */
+static size_t exhaustive_header(uint8_t *out, const uint8_t *ip, const test_mode_t *sm, unsigned sci,
+                                const test_mode_t *dm, unsigned dci, bool multicast)
+{
+    bool cid = sci != 0 || dci != 0;
+    size_t n = 0;
+    out[n++] = (uint8_t)(0x60 | (3u << 3) | 2u);
+    out[n++] = (uint8_t)(((cid ? 1u : 0u) << 7) | (sm->ac << 6) | (sm->mode << 4) | ((multicast ? 1u : 0u) << 3) |
+                         (dm->ac << 2) | dm->mode);
+    if (cid) {
+        out[n++] = (uint8_t)((sci << 4) | dci);
+    }
+    out[n++] = ip[6];
+    for (size_t i = 0; i < sm->n; i++) {
+        out[n++] = ip[8 + sm->pos[i]];
+    }
+    for (size_t i = 0; i < dm->n; i++) {
+        out[n++] = ip[24 + dm->pos[i]];
+    }
+    return n;
+}
+
+/* Does @p hdr decode (by the decompressor) to the IPv6 header @p ip? */
+static bool exhaustive_decodes(const tern_iphc_link_t *link, const uint8_t *hdr, size_t len, const uint8_t *ip)
+{
+    uint8_t out[TERN_IPHC_DECOMPRESSED_MAX];
+    size_t used = 0;
+    int n = tern_iphc_decompress(link, hdr, len, 0, out, sizeof(out), &used);
+    return n == 40 && used == len && memcmp(out, ip, 40) == 0;
+}
+
+/*
+ * The reference: every (source mode, context) x (destination mode, context)
+ * the compressor may use (contexts with the COMPRESS flag), each checked by
+ * decompressing it; the shortest wins, ties to the lowest (source slot,
+ * destination slot) with slot 0 = no context, 1 + c = context c (the
+ * codec's documented order). Returns the header's length.
+ */
+static size_t exhaustive_best(const tern_iphc_link_t *link, const uint8_t *ip, uint8_t *best)
+{
+    bool multicast = ip[24] == 0xff;
+    const test_mode_t *dmodes = multicast ? dst_multicast_modes : dst_unicast_modes;
+    size_t dcount = multicast ? sizeof(dst_multicast_modes) / sizeof(dst_multicast_modes[0])
+                              : sizeof(dst_unicast_modes) / sizeof(dst_unicast_modes[0]);
+    size_t best_len = SIZE_MAX;
+    uint8_t hdr[48];
+    for (unsigned ss = 0; ss <= TERN_IPHC_CONTEXT_MAX; ss++) {
+        for (unsigned ds = 0; ds <= TERN_IPHC_CONTEXT_MAX; ds++) {
+            if ((ss > 0 && (ss > link->context_count ||
+                            (link->contexts[ss - 1].flags & TERN_IPHC_CONTEXT_COMPRESS) == 0)) ||
+                (ds > 0 && (ds > link->context_count ||
+                            (link->contexts[ds - 1].flags & TERN_IPHC_CONTEXT_COMPRESS) == 0))) {
+                continue;
+            }
+            for (size_t i = 0; i < sizeof(src_modes) / sizeof(src_modes[0]); i++) {
+                if (src_modes[i].ctx != (ss > 0)) {
+                    continue;
+                }
+                for (size_t j = 0; j < dcount; j++) {
+                    if (dmodes[j].ctx != (ds > 0)) {
+                        continue;
+                    }
+                    size_t len = exhaustive_header(hdr, ip, &src_modes[i], ss > 0 ? ss - 1 : 0, &dmodes[j],
+                                                   ds > 0 ? ds - 1 : 0, multicast);
+                    if (len < best_len && exhaustive_decodes(link, hdr, len, ip)) {
+                        best_len = len;
+                        memcpy(best, hdr, len);
+                    }
+                }
+            }
+        }
+    }
+    return best_len;
+}
+
+/* Random bits over a random number of bytes of @p a. */
+static void perturb(uint8_t *a, uint32_t *x)
+{
+    unsigned flips = rnd(x) % 3;
+    for (unsigned i = 0; i < flips; i++) {
+        unsigned bit = rnd(x) % 128;
+        a[bit / 8] ^= (uint8_t)(0x80u >> (bit % 8));
+    }
+}
+
+/* An address shaped to be compressible in some mode (or none). */
+static void random_address(uint8_t *a, uint32_t *x, const uint8_t iid[2][8], const tern_iphc_context_t *ctx)
+{
+    for (size_t i = 0; i < 16; i++) {
+        a[i] = (uint8_t)rnd(x);
+    }
+    unsigned shape = rnd(x) % 11;
+    const tern_iphc_context_t *c = &ctx[rnd(x) % TERN_IPHC_CONTEXT_MAX];
+    switch (shape) {
+    case 0: /* link-local, IID of either link address */
+        memset(a, 0, 8);
+        a[0] = 0xfe;
+        a[1] = 0x80;
+        memcpy(&a[8], iid[rnd(x) % 2], 8);
+        break;
+    case 1: /* link-local, 16-bit IID */
+        memset(a, 0, 14);
+        a[0] = 0xfe;
+        a[1] = 0x80;
+        a[11] = 0xff;
+        a[12] = 0xfe;
+        break;
+    case 2: /* link-local, any IID */
+        memset(a, 0, 8);
+        a[0] = 0xfe;
+        a[1] = 0x80;
+        break;
+    case 3: /* a context's prefix, zero gap, IID of a link address, the 16-bit form or any */
+    case 4: {
+        unsigned form = rnd(x) % 3;
+        memset(a, 0, 8);
+        if (form == 0) {
+            memcpy(&a[8], iid[rnd(x) % 2], 8);
+        } else if (form == 1) {
+            memset(&a[8], 0, 6);
+            a[11] = 0xff;
+            a[12] = 0xfe;
+        }
+        unsigned full = c->prefix_len / 8;
+        memcpy(a, c->prefix.u8, full);
+        if (c->prefix_len % 8 != 0) {
+            uint8_t mask = (uint8_t)(0xFFu << (8 - c->prefix_len % 8));
+            a[full] = (uint8_t)((c->prefix.u8[full] & mask) | (a[full] & (uint8_t)~mask));
+        }
+        break;
+    }
+    case 5: /* ::, or one bit from it */
+        memset(a, 0, 16);
+        break;
+    case 6: /* ff02::XX */
+        memset(a, 0, 16);
+        a[0] = 0xff;
+        a[1] = 0x02;
+        a[15] = (uint8_t)rnd(x);
+        break;
+    case 7: /* ffXX::XX:XXXX or ffXX::XX:XXXX:XXXX */
+        memset(&a[2], 0, 9 + (rnd(x) % 2) * 2);
+        a[0] = 0xff;
+        break;
+    case 8: { /* RFC 3306 unicast-prefix-based multicast on a context's prefix (plen > 64: none) */
+        unsigned plen = c->prefix_len <= 64 ? c->prefix_len : 64;
+        a[0] = 0xff;
+        a[3] = c->prefix_len;
+        memset(&a[4], 0, 8);
+        memcpy(&a[4], c->prefix.u8, (plen + 7) / 8);
+        if (plen % 8 != 0) {
+            a[4 + plen / 8] &= (uint8_t)(0xFFu << (8 - plen % 8));
+        }
+        break;
+    }
+    case 9: /* multicast, any */
+        a[0] = 0xff;
+        break;
+    default: /* any */
+        break;
+    }
+    if (rnd(x) % 4 == 0) {
+        perturb(a, x);
+    }
+}
+
+static void random_contexts(tern_iphc_context_t *ctx, uint32_t *x)
+{
+    static const uint8_t lens[] = { 0, 1, 7, 8, 28, 48, 60, 63, 64, 65, 72, 80, 111, 112, 113, 120, 127, 128 };
+    memset(ctx, 0, sizeof(tern_iphc_context_t) * TERN_IPHC_CONTEXT_MAX);
+    unsigned count = rnd(x) % 5;
+    for (unsigned i = 0; i < count; i++) {
+        tern_iphc_context_t *c = &ctx[rnd(x) % TERN_IPHC_CONTEXT_MAX];
+        for (size_t b = 0; b < 16; b++) {
+            c->prefix.u8[b] = (uint8_t)rnd(x);
+        }
+        if (rnd(x) % 3 == 0) {
+            /* an ff prefix: unicast-looking multicast, and contexts that look alike */
+            c->prefix.u8[0] = 0xff;
+        }
+        if (rnd(x) % 3 == 0 && i > 0) {
+            *c = ctx[rnd(x) % TERN_IPHC_CONTEXT_MAX];
+        }
+        c->prefix_len = lens[rnd(x) % sizeof(lens)];
+        c->flags = (uint8_t)(rnd(x) % 4 == 0 ? TERN_IPHC_CONTEXT_DECOMPRESS : CTX_BOTH);
+    }
+}
+
+static void test_tern_iphc_compress__direct_choice_matches_exhaustive_search(void **state)
+{
+    (void)state;
+    static const uint8_t short_a[2] = { 0x12, 0x34 };
+    static const uint8_t short_b[2] = { 0x00, 0x02 };
+    uint32_t x = 0x7e4a11cdu;
+    size_t checked = 0;
+    size_t with_context = 0;
+    for (unsigned round = 0; round < 20000; round++) {
+        tern_iphc_context_t ctx[TERN_IPHC_CONTEXT_MAX];
+        random_contexts(ctx, &x);
+        tern_iphc_link_t link;
+        switch (rnd(&x) % 4) {
+        case 0:
+            link = link_of(eui_a, 8, eui_b, 8);
+            break;
+        case 1:
+            link = link_of(short_a, 2, short_b, 2);
+            break;
+        case 2:
+            link = link_of(eui_a, 8, short_b, 2);
+            break;
+        default:
+            link = link_of(NULL, 0, NULL, 0);
+            break;
+        }
+        link.contexts = ctx;
+        /* The IIDs the link addresses give (RFC 4944 §6, RFC 6282 §3.2.2). */
+        uint8_t iid[2][8] = { { 0 }, { 0 } };
+        const tern_iphc_l2addr_t *l2[2] = { &link.src, &link.dst };
+        for (size_t i = 0; i < 2; i++) {
+            tern_ipv6_addr_t tmp;
+            if (l2[i]->len != 0 && tern_ipv6_iid_from_l2addr(&tmp, l2[i]->u8, l2[i]->len) == 0) {
+                memcpy(iid[i], &tmp.u8[8], 8);
+            }
+        }
+        uint8_t ip[40] = { 0x60, 0, 0, 0, 0, 0, 59, 64 };
+        random_address(&ip[8], &x, iid, ctx);
+        random_address(&ip[24], &x, iid, ctx);
+
+        uint8_t expected[48];
+        size_t expected_len = exhaustive_best(&link, ip, expected);
+        uint8_t got[64];
+        size_t used = 0;
+        int n = tern_iphc_compress(&link, ip, sizeof(ip), got, sizeof(got), &used);
+        if (n < 0 || (size_t)n != expected_len || memcmp(got, expected, expected_len) != 0) {
+            char text[2][TERN_IPV6_ADDR_STRLEN];
+            tern_ipv6_addr_t a;
+            memcpy(a.u8, &ip[8], 16);
+            tern_ipv6_addr_to_str(&a, text[0], sizeof(text[0]));
+            memcpy(a.u8, &ip[24], 16);
+            tern_ipv6_addr_to_str(&a, text[1], sizeof(text[1]));
+            print_error("round %u: src %s dst %s: compressor %d bytes (%02x %02x), search %zu (%02x %02x)\n",
+                        round, text[0], text[1], n, got[0], got[1], expected_len, expected[0], expected[1]);
+            fail();
+        }
+        assert_int_equal(tern_iphc_compressed_len(&link, ip, sizeof(ip), &used), n);
+        checked++;
+        /* SAC = 1 with SAM != 00, or DAC = 1 */
+        if (((expected[1] & 0x40u) != 0 && (expected[1] & 0x30u) != 0) || (expected[1] & 0x04u) != 0) {
+            with_context++;
+        }
+    }
+    print_message("direct choice = exhaustive search: %zu headers, %zu with a context\n", checked, with_context);
+    assert_true(with_context > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1346,6 +1678,7 @@ int main(void)
         cmocka_unit_test_setup(test_tern_iphc_compress__udp_port_modes, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__udp_length_mismatch_stays_inline, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__hop_by_hop_then_udp, setup),
+        cmocka_unit_test_setup(test_tern_iphc_compress__rpl_option_then_udp, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__atomic_fragment_then_udp, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__first_fragment_ends_chain, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__ipv6_in_ipv6, setup),
@@ -1364,6 +1697,7 @@ int main(void)
         cmocka_unit_test_setup(test_tern_iphc_decompress__arguments, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__output_too_small, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__errors, setup),
+        cmocka_unit_test_setup(test_tern_iphc_compress__direct_choice_matches_exhaustive_search, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__headers_past_the_input_stay_uncompressed, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__truncated_at_every_offset, setup),
         cmocka_unit_test_setup(test_tern_iphc_round_trip__every_mode, setup),

@@ -31,8 +31,11 @@
 #ifndef TERN_IPV6_DCACHE_H
 #define TERN_IPV6_DCACHE_H
 
+#include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tern/config.h"
 #include "tern/wire/ipv6_addr.h"
@@ -58,6 +61,8 @@ typedef struct {
 typedef struct {
     tern_dcache_entry_t entries[TERN_CONF_IPV6_DCACHE_SIZE]; /**< the table */
 } tern_dcache_t;
+
+#if TERN_CONF_IPV6_DCACHE
 
 /** Set up an empty cache. */
 void tern_dcache_init(tern_dcache_t *dc);
@@ -110,5 +115,68 @@ unsigned tern_dcache_expire(tern_dcache_t *dc, uint64_t now_us);
 
 /** Earliest expiry of any part of any entry, or UINT64_MAX. */
 uint64_t tern_dcache_next_deadline(const tern_dcache_t *dc);
+
+#else /* TERN_CONF_IPV6_DCACHE 0 (config.h): dcache.c not built, nothing is ever learnt */
+
+static inline void tern_dcache_init(tern_dcache_t *dc)
+{
+    memset(dc, 0, sizeof(*dc));
+}
+
+static inline tern_dcache_entry_t *tern_dcache_lookup(tern_dcache_t *dc, const tern_ipv6_addr_t *dst, uint64_t now_us)
+{
+    (void)dc;
+    (void)dst;
+    (void)now_us;
+    return NULL;
+}
+
+static inline int tern_dcache_set_redirect(tern_dcache_t *dc, const tern_ipv6_addr_t *dst,
+                                           const tern_ipv6_addr_t *next_hop, uint16_t if_index, uint64_t now_us,
+                                           uint64_t expires_us)
+{
+    (void)dc;
+    (void)dst;
+    (void)next_hop;
+    (void)if_index;
+    (void)now_us;
+    (void)expires_us;
+    return -ENOTSUP;
+}
+
+static inline int tern_dcache_set_pmtu(tern_dcache_t *dc, const tern_ipv6_addr_t *dst, uint16_t pmtu, uint64_t now_us,
+                                       uint64_t expires_us)
+{
+    (void)dc;
+    (void)dst;
+    (void)pmtu;
+    (void)now_us;
+    (void)expires_us;
+    return -ENOTSUP;
+}
+
+static inline unsigned tern_dcache_forget_next_hop(tern_dcache_t *dc, uint16_t if_index,
+                                                   const tern_ipv6_addr_t *next_hop)
+{
+    (void)dc;
+    (void)if_index;
+    (void)next_hop;
+    return 0;
+}
+
+static inline unsigned tern_dcache_expire(tern_dcache_t *dc, uint64_t now_us)
+{
+    (void)dc;
+    (void)now_us;
+    return 0;
+}
+
+static inline uint64_t tern_dcache_next_deadline(const tern_dcache_t *dc)
+{
+    (void)dc;
+    return UINT64_MAX;
+}
+
+#endif /* TERN_CONF_IPV6_DCACHE */
 
 #endif /* TERN_IPV6_DCACHE_H */

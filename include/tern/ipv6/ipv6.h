@@ -28,6 +28,8 @@
  * A router forwards unicast packets between its interfaces (forward.c,
  * RFC 8200 §3): hop limit, Time Exceeded, Destination Unreachable, Packet
  * Too Big; static routes are set with TERN_NETOPT_IPV6_ROUTE_ADD / _DEL.
+ * In an RPL DODAG the module adds, checks and updates the RPL Option
+ * (RFC 6553) from the state RPL sets (tern/ipv6/rpi.h, rpi.c).
  *
  * Fragmentation and reassembly (RFC 8200 §4.5): frag.c, reass.c, state in
  * tern/ipv6/frag.h.
@@ -63,6 +65,7 @@
 #include "tern/ipv6/frag.h"
 #include "tern/ipv6/nc.h"
 #include "tern/ipv6/ndp_6lo.h"
+#include "tern/ipv6/rpi.h"
 #include "tern/ipv6/srh.h"
 #include "tern/netif.h"
 #include "tern/netreg.h"
@@ -180,6 +183,26 @@ enum {
     TERN_IPV6_SRH_BAD_SEGMENTS_LEFT, /**< dropped: Segments Left above n (§4.2, Parameter Problem) */
     TERN_IPV6_SRH_MULTICAST,    /**< dropped: multicast next address or destination (§4.2) */
     TERN_IPV6_SRH_LOOP,         /**< dropped: our addresses twice with another between them (§4.2, Parameter Problem) */
+    /* RPL Packet Information (RFC 6553, RFC 6550 §11.2; ipv6/rpi.h, rpi.c) */
+    TERN_IPV6_RPI_ADDED,        /**< our packets sent with the RPL Option in a Hop-by-Hop header */
+    TERN_IPV6_RPI_FORWARDED,    /**< forwarded packets whose RPL Option was checked and updated */
+    TERN_IPV6_RPI_REMOVED,      /**< Hop-by-Hop headers with only the RPL Option removed leaving the RPL domain (RFC 9008) */
+    TERN_IPV6_RPI_RANK_ERROR,   /**< rank inconsistencies: R set, packet forwarded (§11.2.2.2) */
+    TERN_IPV6_RPI_DROPPED_RANK, /**< dropped: second rank inconsistency, R already set (§11.2.2.2) */
+    TERN_IPV6_RPI_UNKNOWN_INSTANCE, /**< dropped: RPLInstanceID not ours, or not in a DODAG (§11.2.2.1) */
+    TERN_IPV6_RPI_FORWARDING_ERROR, /**< storing mode: no downward route, F set and sent back up (§11.2.2.3) */
+    TERN_IPV6_RPI_ROUTE_REMOVED, /**< downward routes removed: a packet came back with F set (§11.2.2.3) */
+    TERN_IPV6_RPI_DROPPED_FWD_ERROR, /**< dropped: a forwarding error nobody above can repair (root, no parent) */
+    TERN_IPV6_RPI_MALFORMED,    /**< dropped: RPL Option with Opt Data Len below 4 */
+    TERN_IPV6_RPI_TOO_BIG,      /**< our packets dropped: with the headers they need fragmentation and cannot have it */
+    /* IPv6-in-IPv6 (RFC 2473; tunnel.c) and local delivery across interfaces */
+    TERN_IPV6_TUN_ENCAP,        /**< forwarded packets sent source-routed inside an outer header (RFC 6554 §4.1, RFC 9008) */
+    TERN_IPV6_TUN_DECAP,        /**< packets for us with next header 41 whose inner packet went on (RFC 2473 §3.3) */
+    TERN_IPV6_TUN_MALFORMED,    /**< dropped: the inner packet of an IPv6-in-IPv6 packet does not parse */
+    TERN_IPV6_TUN_NESTED,       /**< dropped: a decapsulated packet again IPv6-in-IPv6 for us (nesting bound) */
+    TERN_IPV6_TUN_TOO_BIG,      /**< forwarded packets too big for the tunnel: Packet Too Big sent (RFC 2473 §7.1, §8.2) */
+    TERN_IPV6_TUN_FRAG,         /**< forwarded packets of 1280 bytes or less whose tunnel packet went in fragments (RFC 2473 §7.1) */
+    TERN_IPV6_RX_OTHER_IF,      /**< router: packets delivered for an address of another of our interfaces (RFC 1122 §3.3.4.2) */
     TERN_IPV6_STAT_NUMOF
 };
 
@@ -205,6 +228,25 @@ enum {
  */
 #define TERN_IPV6_ICMPV6_TYPE_DEMUX(type) (0x10000u | (uint32_t)(uint8_t)(type))
 
+/**
+ * A route a router advertises on an interface in the Route Information
+ * option of its RAs (RFC 4191 §2.3): hosts that take it (Linux with
+ * accept_ra_rt_info_max_plen at least the prefix length) route the prefix
+ * through the router. Value of TERN_NETOPT_IPV6_ROUTE_INFO_ADD / _DEL.
+ */
+typedef struct {
+    tern_ipv6_addr_t prefix; /**< the prefix; bits past prefix_len are cleared when added */
+    uint32_t lifetime_s;     /**< Route Lifetime, seconds; 0: the Router Lifetime advertised (3 x MaxRtrAdvInterval; our choice, as radvd's default); 0xffffffff: infinite */
+    uint8_t prefix_len;      /**< 0..128 */
+    int8_t preference;       /**< Route Preference (RFC 4191 §2.1): 1 high, 0 medium, -1 low */
+    bool used;               /**< slot in use (ignored by ADD / DEL) */
+} tern_ipv6_route_info_t;
+
+/** The routes advertised on an interface (TERN_NETOPT_IPV6_ROUTE_INFO, GET). */
+typedef struct {
+    tern_ipv6_route_info_t entries[TERN_CONF_IPV6_ROUTE_INFO]; /**< unused slots: used false */
+} tern_ipv6_route_info_list_t;
+
 /** Router discovery state of one interface (RFC 4861 §6; see ndp_router.c). */
 typedef struct {
     uint64_t deadline_us;       /**< next RS (host) or multicast RA (router); UINT64_MAX: none */
@@ -215,6 +257,7 @@ typedef struct {
     tern_ipv6_addr_t rs_dst;    /**< 6LoWPAN host: router to refresh by unicast RS (RFC 6775 §5.3); unspecified: ff02::2 */
     uint32_t rs_interval_us;    /**< 6LoWPAN host: current RS retransmission interval (binary backoff, RFC 6775 §5.3) */
     bool all_routers;           /**< ff02::2 joined (router) */
+    tern_ipv6_route_info_t route_info[TERN_CONF_IPV6_ROUTE_INFO]; /**< router: routes its RAs advertise (RFC 4191) */
 } tern_ipv6_rd_t;
 
 /** IPv6 state of one interface. */
@@ -248,6 +291,7 @@ typedef struct tern_ipv6 {
     tern_stats_group_t stats;                     /**< counters, for `stats ipv6` */
     tern_ipv6_source_router_t source_router;      /**< source route provider (TERN_NETOPT_IPV6_SOURCE_ROUTER); fn NULL: none */
     tern_ipv6_source_route_t source_route;        /**< its last answer (module's turn only) */
+    tern_ipv6_rpl_state_t rpl;                    /**< RPL's data-plane state (TERN_NETOPT_IPV6_RPL_STATE, rpi.c) */
     bool router;                                  /**< a router (RFC 4861 §6.2), see tern_ipv6_set_router() */
 } tern_ipv6_t;
 
@@ -285,7 +329,8 @@ int tern_ipv6_netif_enable(tern_ipv6_t *ip, tern_netif_t *netif);
  * routers, on-link prefixes and SLAAC addresses from RAs. Interfaces
  * enabled later follow the mode. Same as SET TERN_NETOPT_IPV6_ROUTER.
  * Leaving router mode sends a final RA with Router Lifetime 0 (§6.2.5).
- * @return 0; -EINVAL for a NULL @p ip.
+ * @return 0; -EINVAL for a NULL @p ip; -ENOTSUP for @p router true in a host
+ *         image (TERN_CONF_IPV6_ROUTER 0, config.h).
  */
 int tern_ipv6_set_router(tern_ipv6_t *ip, bool router);
 

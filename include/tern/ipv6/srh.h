@@ -23,7 +23,10 @@
  *
  * Packets the node forwards are not given a header: RFC 8200 forbids
  * inserting one on the way, and RFC 6554 §4.1 requires IPv6-in-IPv6
- * tunnelling for that, which Tern does not do (see docs/RPL.md).
+ * tunnelling for that: a router asks the provider before its forwarding
+ * table and sends the packet inside an outer header with the Source Routing
+ * Header to the destination, which decapsulates (src/ipv6/tunnel.c,
+ * RFC 2473, RFC 9008; see docs/RPL.md).
  *
  * **Receiving** (a router that is the packet's destination, Segments Left
  * above 0): the checks of tern_srh_check() (RFC 6554 §4.2), each failure

@@ -22,7 +22,11 @@
  * (TERN_NETOPT_IPV6_PREFIX), and a root or router is an IPv6 router (it
  * forwards). On each RPL interface the module owns the TX status hook
  * (TERN_NETOPT_TX_STATUS): link ETX and repeated failures towards the
- * preferred parent come from it.
+ * preferred parent come from it. For the RPL Packet Information (RFC 6553)
+ * the module keeps the IPv6 module's data-plane state up to date
+ * (TERN_NETOPT_IPV6_RPL_STATE, tern/ipv6/rpi.h, rpi_state.c) and takes its
+ * reports: a rank error resets Trickle (§11.2.2.2), a forwarding error
+ * removes the downward route and raises the DTSN (§11.2.2.3, §9.6).
  *
  * Trickle (tern/rpl/trickle.h), the objective functions (tern/rpl/of.h) and
  * link ETX (tern/rpl/etx.h) are pure logic the module drives; the message
@@ -97,6 +101,12 @@ enum {
     TERN_RPL_NO_IF,              /**< dropped: arrived on an interface RPL does not run on */
     TERN_RPL_NS_NO_ROUTE,        /**< non-storing root: a target's chain of parents does not reach the root, or is too long */
     TERN_RPL_NS_LOOP,            /**< non-storing root: a target's chain of parents loops (no source route) */
+    TERN_RPL_DAO_NO_PATH_OUT,    /**< No-Path DAOs sent to a former preferred parent (storing mode, §9.8) */
+    TERN_RPL_DAO_NOT_FORWARDED,  /**< DAO targets not passed up: not installed (table full), or a No-Path for a target we still reach via another child */
+    TERN_RPL_DAO_STALE_TARGET,   /**< DAO targets ignored: their Path Sequence is not newer than the route's via another child (§7.2, §9.2.2) */
+    TERN_RPL_RPI_TRICKLE_RESETS, /**< Trickle resets: the IPv6 module saw a rank inconsistency in an RPL Option (§11.2.2.2) */
+    TERN_RPL_RPI_ROUTES_FAILED,  /**< downward routes removed: a packet came back with the Forwarding-Error bit (§11.2.2.3) */
+    TERN_RPL_RPI_EVENTS_LOST,    /**< forwarding-error reports lost: TERN_CONF_RPL_RPI_EVENTS full */
     TERN_RPL_STAT_NUMOF
 };
 
@@ -152,6 +162,8 @@ typedef struct tern_rpl {
     tern_netif_t *ifs[TERN_CONF_RPL_IFS];         /**< interfaces RPL runs on */
     tern_timer_t timer;                           /**< one timer for every deadline */
     uint64_t timer_at;                            /**< when it is armed for; UINT64_MAX: not */
+    uint64_t tables_at_us;                        /**< rpl_dao_next_deadline() as last computed: a lower bound
+                                                       of the route tables' next expiry (rpl.c, reschedule()) */
     uint32_t rng;                                 /**< xorshift state (Trickle, DIS jitter) */
     /* The instance and its DODAG. */
     uint8_t role;                                 /**< tern_rpl_role_t */
@@ -162,6 +174,7 @@ typedef struct tern_rpl {
     uint8_t dtsn;                                 /**< our DTSN (§9.6) */
     uint8_t parent_dtsn;                          /**< the preferred parent's last DTSN */
     uint8_t dao_sequence;                         /**< DAOSequence of our last DAO */
+    uint8_t dao_ack_sequence;                     /**< DAOSequence of the DAO awaiting its DAO-ACK (dao_pending) */
     uint8_t path_sequence;                        /**< Path Sequence of our targets (§7.2) */
     uint8_t preference;                           /**< DODAG preference (Prf, root) */
     tern_ipv6_addr_t dodag_id;                    /**< DODAGID */
@@ -201,6 +214,13 @@ typedef struct tern_rpl {
     /* TX status reports from the interfaces, handed to the module's own turn. */
     tern_rpl_etx_t etx;                           /**< link ETX per neighbor (RFC 6719 §3.1.1) */
     tern_rpl_tx_report_t tx_reports[TERN_CONF_RPL_TX_REPORTS]; /**< ring */
+    /* The RPL Option (RFC 6553): the data-plane state pushed to IPv6 and its reports (rpi_state.c). */
+    tern_ipv6_rpl_state_t rpi_pushed;             /**< last TERN_NETOPT_IPV6_RPL_STATE set (module's turn only) */
+    tern_ipv6_addr_t rpi_failed[TERN_CONF_RPL_RPI_EVENTS]; /**< targets whose route failed, under the stack's lock */
+    uint8_t rpi_failed_count;                     /**< entries in rpi_failed (lock) */
+    bool rpi_rank_error;                          /**< a rank error waits for the module's turn (lock) */
+    bool rpi_posted;                              /**< a message for them is queued (lock) */
+    uint8_t rpi_option_type;                      /**< the DODAG's RPL Option type: 0x63, or 0x23 (RFC 9008 §4.3) */
     uint8_t tx_head;                              /**< oldest report */
     uint8_t tx_count;                             /**< reports waiting */
     uint32_t tx_lost;                             /**< reports lost: ring full */
@@ -285,7 +305,17 @@ int tern_rpl_set_root_mop(tern_rpl_t *rpl, uint8_t instance_id, const tern_ipv6_
  * @return 1: @p route filled (hops[0] the root's child, hops[count-1] @p dst);
  *         0: @p dst has no route (not a target, not the root, or refused).
  */
+#if TERN_CONF_RPL_NS_LINKS > 0
 int tern_rpl_source_route(tern_rpl_t *rpl, const tern_ipv6_addr_t *dst, tern_ipv6_source_route_t *route);
+#else /* no non-storing root (TERN_CONF_RPL_NS_LINKS 0, config.h): never a route */
+static inline int tern_rpl_source_route(tern_rpl_t *rpl, const tern_ipv6_addr_t *dst, tern_ipv6_source_route_t *route)
+{
+    (void)rpl;
+    (void)dst;
+    (void)route;
+    return 0;
+}
+#endif
 
 /**
  * Stop RPL: leave the DODAG (default route and downward routes removed from

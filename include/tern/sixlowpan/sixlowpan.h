@@ -91,6 +91,8 @@ typedef struct {
     uint16_t next_tag;                                     /**< datagram_tag of the next fragmented datagram */
     tern_iphc_context_t contexts[TERN_IPHC_CONTEXT_MAX];   /**< IPHC contexts, index = CID */
     uint64_t context_expiry_us[TERN_IPHC_CONTEXT_MAX];     /**< end of validity; UINT64_MAX: never */
+    uint64_t context_next_expiry_us;                       /**< the earliest of those in use; 0: recount */
+    uint8_t context_count;                                 /**< highest CID in use + 1 */
 } tern_sixlowpan_if_t;
 
 /** One datagram being sent in fragments. Private to the module. */

@@ -44,6 +44,7 @@
 #define TERN_IPV6_NH_HOP_BY_HOP 0u
 #define TERN_IPV6_NH_TCP 6u
 #define TERN_IPV6_NH_UDP 17u
+#define TERN_IPV6_NH_IPV6 41u /**< IPv6-in-IPv6 (RFC 2473) */
 #define TERN_IPV6_NH_ROUTING 43u
 #define TERN_IPV6_NH_FRAGMENT 44u
 #define TERN_IPV6_NH_ESP 50u

@@ -102,6 +102,10 @@
 #define TERN_NDP_OPT_RDNSS_FIXED 8u
 /** Most addresses an RDNSS option can carry ((255 - 1) / 2). */
 #define TERN_NDP_OPT_RDNSS_MAX_ADDRS 127u
+/** Route Information: type, length, prefix length, flags, lifetime before the prefix (RFC 4191 §2.3). */
+#define TERN_NDP_OPT_ROUTE_INFO_FIXED 8u
+/** Longest Route Information option: 3 units, the whole prefix (RFC 4191 §2.3). */
+#define TERN_NDP_OPT_ROUTE_INFO_MAX_LEN 24u
 /** Lifetime value meaning "infinity" (RFC 4861 §4.6.2, RFC 8106 §5.1). */
 #define TERN_NDP_LIFETIME_INFINITE 0xffffffffu
 
@@ -192,6 +196,14 @@ typedef struct {
     const uint8_t *addrs;   /**< count addresses of 16 octets each, network order */
     size_t count;           /**< 1..TERN_NDP_OPT_RDNSS_MAX_ADDRS */
 } tern_ndp_opt_rdnss_t;
+
+/** Route Information (RFC 4191 §2.3): a route to a prefix through the advertising router. */
+typedef struct {
+    uint8_t prefix_len;      /**< 0..128 */
+    int8_t preference;       /**< Route Preference (RFC 4191 §2.1): 1 high, 0 medium, -1 low */
+    uint32_t lifetime;       /**< Route Lifetime, seconds; TERN_NDP_LIFETIME_INFINITE */
+    tern_ipv6_addr_t prefix; /**< parse: bits past prefix_len cleared (§2.3: "ignored by the receiver") */
+} tern_ndp_opt_route_info_t;
 
 /**
  * Check an option area: every option has a nonzero length and ends inside
@@ -380,5 +392,24 @@ size_t tern_ndp_opt_rdnss_len(size_t count);
  *         addresses or NULL addrs; -ENOBUFS if @p len is too small.
  */
 int tern_ndp_opt_rdnss_emit(const tern_ndp_opt_rdnss_t *repr, uint8_t *buf, size_t len);
+
+/**
+ * Parse a Route Information option (RFC 4191 §2.3).
+ * @return 0; -EBADMSG for another type, a length other than 1, 2 or 3 units,
+ *         a prefix length above 128 or longer than the option carries
+ *         (Length 1: 0 bits; 2: up to 64; 3: up to 128), or the reserved
+ *         preference 10 (§2.3: the option "MUST be ignored"). The caller
+ *         skips such an option.
+ */
+int tern_ndp_opt_route_info_parse(tern_ndp_opt_route_info_t *repr, const tern_ndp_opt_t *opt);
+/** Length of the shortest Route Information option for @p prefix_len bits: 8, 16 or 24 (0 above 128). */
+size_t tern_ndp_opt_route_info_len(uint8_t prefix_len);
+/**
+ * Append a Route Information option of the shortest length for its prefix,
+ * the prefix bits past prefix_len and the reserved fields 0 (RFC 4191 §2.3).
+ * @return bytes written (8, 16 or 24); -EINVAL for a prefix length above 128
+ *         or a preference other than -1, 0, 1; -ENOBUFS if @p len is too small.
+ */
+int tern_ndp_opt_route_info_emit(const tern_ndp_opt_route_info_t *repr, uint8_t *buf, size_t len);
 
 #endif /* TERN_WIRE_NDP_H */

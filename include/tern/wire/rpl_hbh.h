@@ -55,7 +55,7 @@ typedef struct {
     bool rank_error;          /**< R */
     bool forwarding_error;    /**< F */
     uint8_t instance_id;      /**< RPLInstanceID */
-    uint16_t sender_rank;     /**< SenderRank: 0 from the source, DAGRank(rank) from routers */
+    uint16_t sender_rank;     /**< SenderRank (RFC 6553 §3; Tern writes the sender's rank, docs/RPL.md "Loop detection") */
 } tern_rpl_hbh_opt_t;
 
 /**

@@ -53,8 +53,12 @@ static int cmd_stats(tern_shell_t *sh, int argc, char **argv)
         }
         found = true;
         for (unsigned i = 0; i < g->count; i++) {
-            tern_shell_printf(sh, "%-12s %-20s %10lu\n", g->name, g->names[i],
-                              (unsigned long)tern_count_read(&g->values[i]));
+            unsigned long v = (unsigned long)tern_count_read(&g->values[i]);
+            if (g->names == NULL) { /* names compiled out (TERN_CONF_STATS_NAMES 0): by number */
+                tern_shell_printf(sh, "%-12s #%-19u %10lu\n", g->name, i, v);
+                continue;
+            }
+            tern_shell_printf(sh, "%-12s %-20s %10lu\n", g->name, g->names[i], v);
         }
     }
     if (!found) {

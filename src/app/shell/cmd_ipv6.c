@@ -59,6 +59,28 @@ static void print_addrs(tern_shell_t *sh, tern_netif_t *netif, void *ctx)
                           (unsigned long)(p.reachable_time_us / 1000u), (unsigned long)(p.retrans_timer_us / 1000u),
                           p.router ? "  router" : "");
     }
+    tern_ipv6_route_info_list_t rio;
+    if (tern_netapi_get(&ip->module, TERN_NETOPT_IPV6_ROUTE_INFO, netif->index, &rio, sizeof(rio)) >= 0) {
+        for (size_t i = 0; i < TERN_CONF_IPV6_ROUTE_INFO; i++) {
+            const tern_ipv6_route_info_t *r = &rio.entries[i];
+            if (!r->used) {
+                continue;
+            }
+            char text[TERN_IPV6_ADDR_STRLEN];
+            char life[16];
+            (void)tern_ipv6_addr_to_str(&r->prefix, text, sizeof(text));
+            if (r->lifetime_s == 0xffffffffu) {
+                (void)tern_snprintf(life, sizeof(life), "forever");
+            } else if (r->lifetime_s == 0) {
+                (void)tern_snprintf(life, sizeof(life), "router");
+            } else {
+                (void)tern_snprintf(life, sizeof(life), "%lus", (unsigned long)r->lifetime_s);
+            }
+            tern_shell_printf(sh, "          inet6 route-info %s/%u  preference %s  lifetime %s\n", text,
+                              (unsigned)r->prefix_len,
+                              (r->preference > 0) ? "high" : (r->preference < 0) ? "low" : "medium", life);
+        }
+    }
 }
 
 /* Parse ADDR[/LEN] into @p cfg (LEN defaults to 64). @return 0 or -EINVAL. */
@@ -86,10 +108,71 @@ static int parse_addr_len(const char *text, tern_ipv6_addr_config_t *cfg)
     return 0;
 }
 
-/* ifconfig IF add ADDR[/LEN] | del ADDR */
+/* ifconfig IF route-info add PREFIX/LEN [high|medium|low] [LIFETIME_S|forever] | route-info del PREFIX/LEN
+ * (RFC 4191 §2.3: routes the interface's RAs advertise). */
+static int route_info_command(tern_shell_t *sh, tern_netif_t *netif, int argc, char **argv, tern_ipv6_t *ip)
+{
+    static const char usage[] =
+        "usage: ifconfig IF route-info add PREFIX/LEN [high|medium|low] [LIFETIME_S|forever]"
+        " | ifconfig IF route-info del PREFIX/LEN\n";
+    bool add = argc >= 4 && strcmp(argv[3], "add") == 0;
+    bool del = argc == 5 && strcmp(argv[3], "del") == 0;
+    tern_ipv6_addr_config_t a;
+    if ((!add && !del) || argc < 5 || argc > 7 || strchr(argv[4], '/') == NULL || parse_addr_len(argv[4], &a) < 0) {
+        tern_shell_printf(sh, "%s", usage);
+        return -EINVAL;
+    }
+    tern_ipv6_route_info_t cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.prefix = a.addr;
+    cfg.prefix_len = a.prefix_len;
+    if (add && argc >= 6) {
+        if (strcmp(argv[5], "high") == 0) {
+            cfg.preference = 1;
+        } else if (strcmp(argv[5], "low") == 0) {
+            cfg.preference = -1;
+        } else if (strcmp(argv[5], "medium") != 0) {
+            tern_shell_printf(sh, "%s", usage);
+            return -EINVAL;
+        }
+    }
+    if (add && argc == 7) {
+        unsigned long s = 0;
+        if (strcmp(argv[6], "forever") == 0) {
+            s = 0xffffffffu;
+        } else {
+            for (const char *p = argv[6]; *p != '\0'; p++) {
+                if (*p < '0' || *p > '9' || (s = s * 10u + (unsigned long)(*p - '0')) >= 0xffffffffu) {
+                    tern_shell_printf(sh, "%s", usage);
+                    return -EINVAL;
+                }
+            }
+            if (s == 0 || argv[6][0] == '\0') {
+                tern_shell_printf(sh, "%s", usage);
+                return -EINVAL;
+            }
+        }
+        cfg.lifetime_s = (uint32_t)s;
+    }
+    int res = tern_netapi_set(&ip->module, add ? TERN_NETOPT_IPV6_ROUTE_INFO_ADD : TERN_NETOPT_IPV6_ROUTE_INFO_DEL,
+                              netif->index, &cfg, sizeof(cfg));
+    if (res == -ENOSPC) {
+        tern_shell_printf(sh, "ifconfig: %s advertises no more routes (TERN_CONF_IPV6_ROUTE_INFO)\n", netif->name);
+    } else if (res == -ENOENT) {
+        tern_shell_printf(sh, "ifconfig: %s does not advertise %s\n", netif->name, argv[4]);
+    } else if (res == -ENODEV) {
+        tern_shell_printf(sh, "ifconfig: IPv6 does not run on %s\n", netif->name);
+    }
+    return (res < 0) ? res : 0;
+}
+
+/* ifconfig IF add ADDR[/LEN] | del ADDR | route-info ... */
 static int ifconfig_command(tern_shell_t *sh, tern_netif_t *netif, int argc, char **argv, void *ctx)
 {
     tern_ipv6_t *ip = ctx;
+    if (strcmp(argv[2], "route-info") == 0) {
+        return route_info_command(sh, netif, argc, argv, ip);
+    }
     bool add = (strcmp(argv[2], "add") == 0);
     if (!add && strcmp(argv[2], "del") != 0) {
         return -ENOTSUP;

@@ -77,8 +77,8 @@ static void show(tern_shell_t *sh, tern_shell_rpl_t *s)
         tern_shell_printf(sh, "\n");
     }
     bool links = false;
-    for (size_t i = 0; i < TERN_CONF_RPL_NS_LINKS; i++) {
-        const tern_rpl_ns_link_t *l = &st->ns_links[i];
+    /* A pointer walk: TERN_CONF_RPL_NS_LINKS may be 0 (no non-storing root, config.h). */
+    for (const tern_rpl_ns_link_t *l = st->ns_links; l < st->ns_links + TERN_CONF_RPL_NS_LINKS; l++) {
         if (!l->used) {
             continue;
         }
@@ -95,7 +95,10 @@ static void show(tern_shell_t *sh, tern_shell_rpl_t *s)
     unsigned shown = 0;
     for (size_t i = 0; i < rpl->stats.count; i++) {
         uint32_t v = tern_count_read(&rpl->counters[i]);
-        if (v != 0) {
+        if (v != 0 && rpl->stats.names == NULL) { /* names compiled out (TERN_CONF_STATS_NAMES 0) */
+            tern_shell_printf(sh, "%s #%u %lu", (shown % 4u == 0) ? "\n " : "", (unsigned)i, (unsigned long)v);
+            shown++;
+        } else if (v != 0) {
             tern_shell_printf(sh, "%s %s %lu", (shown % 4u == 0) ? "\n " : "", rpl->stats.names[i], (unsigned long)v);
             shown++;
         }

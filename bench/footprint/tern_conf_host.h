@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief Options of footprint configuration (a), the 6LoWPAN host (issue 6):
+ *        passed as TERN_CONF_USER_HEADER by bench/run (step 4), together with
+ *        the CMake feature switches of bench/footprint/host.cmake (files left
+ *        out of the libraries: router functions, MLD, IPv6 fragmentation).
+ *
+ * One IEEE 802.15.4 radio, a host with a link-local and one global address
+ * registered with its 6LoWPAN router (RFC 6775). Table sizes for that node,
+ * each with its reason; everything not named keeps config.h's default.
+ * TERN_CONF_PKTBUF_SIZE comes from bench/run (-D, the traversal run's high
+ * water mark: one 1280-byte datagram plus one fragment, the thesis's
+ * configuration); the default below is that figure for a plain build.
+ */
+#ifndef TERN_CONF_HOST_H
+#define TERN_CONF_HOST_H
+
+#ifndef TERN_CONF_PKTBUF_SIZE
+#define TERN_CONF_PKTBUF_SIZE 1664
+#endif
+
+/* No trace ring (2 KiB of RAM at 64 entries, and a string table). */
+#ifndef TERN_CONF_TRACE
+#define TERN_CONF_TRACE 0
+#endif
+
+/* Drop counters count, `stats` names them by number: no name strings
+ * (about 4 KiB of flash). */
+#ifndef TERN_CONF_STATS_NAMES
+#define TERN_CONF_STATS_NAMES 0
+#endif
+
+/* One radio: one IPv6 interface, one 6LoWPAN interface. */
+#define TERN_CONF_IPV6_IFS 1
+#define TERN_CONF_SIXLOWPAN_NETIFS 1
+
+/* Link-local (from the EUI-64) and one global address (SLAAC from the RA's
+ * prefix, RFC 6775 §5.4). They share one solicited-node group (same IID),
+ * all-nodes needs no entry: 2 groups. */
+#define TERN_CONF_IPV6_ADDRS 2
+#define TERN_CONF_MLD_GROUPS 2
+
+/* Neighbor cache: on a 6LoWPAN link a host sends everything that is not
+ * link-local to its router (RFC 6775 §5.6) and resolves nothing by
+ * multicast; entries are its routers and the link-local peers it answers.
+ * One packet waits per neighbor (RFC 4861 §7.2.2's minimum): there is no
+ * resolution on the link to wait for. */
+#define TERN_CONF_NC_SIZE 4
+#define TERN_CONF_NC_QUEUE_LEN 1
+
+/* Forwarding table: ::/0 via up to two default routers and the RA's
+ * prefixes (a 6LoWPAN host takes none as on-link, RFC 6775 §5.6, but the
+ * table holds what the RA says). */
+#define TERN_CONF_FIB_SIZE 4
+
+/* Destination cache: not built (TERN_CONF_IPV6_DCACHE 0 in host.cmake): a
+ * host on one 6LoWPAN link sends everything off-link to its router (RFC 6775
+ * §5.6) and its packets are at most 1280 bytes, the link's MTU, so Redirects
+ * and Packet Too Big teach it nothing it needs; one empty entry remains. */
+#define TERN_CONF_IPV6_DCACHE_SIZE 1
+
+/* IPv6 reassembly (RFC 8200 §5: a node must accept 1500-byte reassembled
+ * packets): one datagram at a time; fragments arrive in order from one
+ * sender, so few ranges. */
+#define TERN_CONF_IPV6_REASS_SLOTS 1
+#define TERN_CONF_IPV6_REASS_RANGES 2
+
+/* 6LoWPAN-ND: a registration per (address, router): the global address and
+ * the link-local one with one router, or the global one with two. Contexts:
+ * one (the mesh's prefix, RFC 6775 §4.2). The registration table is a
+ * router's (min 1). */
+#define TERN_CONF_IPV6_6LO_BINDINGS 2
+#define TERN_CONF_IPV6_6LO_CONTEXTS 1
+#define TERN_CONF_IPV6_6LO_REG_TABLE_SIZE 1
+
+/* No source routes are inserted by a host (TERN_CONF_IPV6_ROUTER 0). */
+#define TERN_CONF_IPV6_SRH_HOPS 1
+
+/* 6LoWPAN: one datagram reassembled and one fragmented at a time (the
+ * packet buffer holds one 1280-byte datagram anyway), one more waiting. */
+#define TERN_CONF_SIXLOWPAN_REASS_SLOTS 1
+#define TERN_CONF_SIXLOWPAN_FRAG_SLOTS 1
+#define TERN_CONF_SIXLOWPAN_FRAG_WAIT 1
+/* IPv6 + UDP headers and an RPL option: 48 + a few; room for a Hop-by-Hop
+ * header with the RPL Option (RFC 6553) and a short source route. */
+#define TERN_CONF_SIXLOWPAN_HEADERS_MAX 128
+
+/* 802.15.4 duplicate detection: the router and a few neighbours. */
+#define TERN_CONF_IEEE802154_DUP_SOURCES 4
+
+#endif /* TERN_CONF_HOST_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief Options of footprint configuration (b), the 6LoWPAN router with
+ *        RPL (issue 6): (a)'s options (tern_conf_host.h) plus the router's
+ *        tables; passed as TERN_CONF_USER_HEADER by bench/run (step 4),
+ *        together with the CMake feature switches of
+ *        bench/footprint/router.cmake (router functions on; MLD, IPv6
+ *        fragmentation, the non-storing root's link table and both
+ *        objective functions of a root-only image off).
+ *
+ * A storing-mode RPL root (RFC 6550 §9.8) and 6LoWPAN router (RFC 6775 §6)
+ * of a small DODAG: up to 8 nodes below it.
+ */
+#ifndef TERN_CONF_ROUTER_H
+#define TERN_CONF_ROUTER_H
+
+#include "tern_conf_host.h"
+
+/* A 6LR's registration table (RFC 6775 §6.5.2): its host neighbours. */
+#undef TERN_CONF_IPV6_6LO_REG_TABLE_SIZE
+#define TERN_CONF_IPV6_6LO_REG_TABLE_SIZE 4
+
+/* Neighbors: registered hosts and RPL children/parents on one radio. */
+#undef TERN_CONF_NC_SIZE
+#define TERN_CONF_NC_SIZE 6
+
+/* Storing mode: a /128 route per node below (8), the prefix, defaults. */
+#define TERN_CONF_RPL_ROUTES 8
+#undef TERN_CONF_FIB_SIZE
+#define TERN_CONF_FIB_SIZE 12
+
+/* RPL on one radio; parents and link ETX for a router (a root uses none). */
+#define TERN_CONF_RPL_IFS 1
+#define TERN_CONF_RPL_PARENTS 2
+#define TERN_CONF_RPL_ETX_NEIGHBORS 4
+#define TERN_CONF_RPL_TX_REPORTS 4
+
+#endif /* TERN_CONF_ROUTER_H */

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief RPL's side of the RPL Packet Information (RFC 6553): the
+ *        data-plane state it pushes to the IPv6 module, and the reports it
+ *        gets back (tern/ipv6/rpi.h).
+ *
+ * Read first: RFC 6550 §11.2.2.2 (a rank error resets the DIO Trickle
+ * timer), §11.2.2.3 (a Forwarding-Error removes the downward route).
+ *
+ * Threads: rpl_rpi_sync() runs on the module's turn and SETs
+ * TERN_NETOPT_IPV6_RPL_STATE on the IPv6 module (RPL may wait on IPv6,
+ * never the reverse). The IPv6 module reports through rpi_event() on its own
+ * turn: the report is recorded under the stack's lock and a message posted,
+ * as the TX status hook does (rpl.c); rpl_rpi_drain() acts on it.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "rpl_internal.h"
+#include "tern/netapi.h"
+#include "tern/wire/rpl_hbh.h"
+
+/* The IPv6 module's report (its turn, its thread): record, post, never block. */
+static void rpi_event(void *ctx, tern_ipv6_rpi_event_t event, const tern_ipv6_addr_t *target)
+{
+    tern_rpl_t *rpl = ctx;
+    const tern_lock_t *lock = tern_stack_lock(rpl->module.stack);
+    bool lost = false;
+    tern_lock_acquire(lock);
+    if (event == TERN_IPV6_RPI_EVENT_RANK_ERROR) {
+        rpl->rpi_rank_error = true;
+    } else if (target != NULL && rpl->rpi_failed_count < TERN_CONF_RPL_RPI_EVENTS) {
+        rpl->rpi_failed[rpl->rpi_failed_count++] = *target;
+    } else {
+        lost = true;
+    }
+    bool post = !rpl->rpi_posted && !lost;
+    rpl->rpi_posted = rpl->rpi_posted || post;
+    tern_lock_release(lock);
+    if (lost) {
+        rpl_count(rpl, TERN_RPL_RPI_EVENTS_LOST);
+    }
+    if (post) {
+        tern_msg_t msg = { .type = RPL_MSG_RPI_EVENT };
+        if (tern_netapi_post(&rpl->module, &msg) < 0) {
+            /* Queue full: the next timer turn drains it (rpl.c). */
+            tern_lock_acquire(lock);
+            rpl->rpi_posted = false;
+            tern_lock_release(lock);
+        }
+    }
+}
+
+void rpl_rpi_drain(tern_rpl_t *rpl)
+{
+    const tern_lock_t *lock = tern_stack_lock(rpl->module.stack);
+    tern_ipv6_addr_t failed[TERN_CONF_RPL_RPI_EVENTS];
+    tern_lock_acquire(lock);
+    bool rank_error = rpl->rpi_rank_error;
+    size_t n = rpl->rpi_failed_count;
+    memcpy(failed, rpl->rpi_failed, n * sizeof(failed[0]));
+    rpl->rpi_rank_error = false;
+    rpl->rpi_failed_count = 0;
+    rpl->rpi_posted = false;
+    tern_lock_release(lock);
+    /* §11.2.2.2: "the Trickle timer MUST be reset" on a rank inconsistency. */
+    if (rank_error && rpl->joined && rpl->role != TERN_RPL_ROLE_LEAF && rpl->role != TERN_RPL_ROLE_NONE) {
+        rpl_trickle_reset(rpl);
+        rpl_count(rpl, TERN_RPL_RPI_TRICKLE_RESETS);
+    }
+    for (size_t i = 0; i < n; i++) {
+        rpl_dao_route_failed(rpl, &failed[i]);
+    }
+}
+
+void rpl_rpi_sync(tern_rpl_t *rpl)
+{
+    tern_ipv6_rpl_state_t st;
+    memset(&st, 0, sizeof(st)); /* compared with memcmp: padding too */
+    const tern_rpl_parent_t *p = rpl_dodag_preferred(rpl);
+    bool root = rpl->role == TERN_RPL_ROLE_ROOT;
+    st.running = rpl->role != TERN_RPL_ROLE_NONE;
+    st.joined = st.running && rpl->joined && (root || p != NULL) && rpl->poison_until_us == 0 &&
+                rpl->rank != TERN_RPL_INFINITE_RANK;
+    st.root = root;
+    st.storing = !rpl_non_storing(rpl);
+    st.instance_id = rpl->instance_id;
+    st.rank = rpl->rank;
+    st.min_hop_rank_increase = (rpl->min_hop_rank_increase != 0) ? rpl->min_hop_rank_increase : 1u;
+    /* RFC 9008 §4.3: the root chooses the type; the others follow its DODAG Configuration. */
+    if (root) {
+        st.option_type = TERN_CONF_RPL_RPI_TYPE_RFC9008 ? TERN_RPL_HBH_OPT_TYPE_RFC9008 : TERN_RPL_HBH_OPT_TYPE;
+    } else {
+        st.option_type = (rpl->rpi_option_type == TERN_RPL_HBH_OPT_TYPE_RFC9008) ? TERN_RPL_HBH_OPT_TYPE_RFC9008
+                                                                                 : TERN_RPL_HBH_OPT_TYPE;
+    }
+    if (p != NULL) {
+        st.parent = p->addr;
+        st.parent_if = p->if_index;
+    }
+    for (size_t i = 0; i < TERN_CONF_RPL_IFS; i++) {
+        st.if_index[i] = (rpl->ifs[i] != NULL) ? rpl->ifs[i]->index : 0u;
+    }
+    st.event = rpi_event;
+    st.ctx = rpl;
+    if (memcmp(&st, &rpl->rpi_pushed, sizeof(st)) == 0) {
+        return;
+    }
+    if (tern_netapi_set(&rpl->ip->module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st)) >= 0) {
+        memcpy(&rpl->rpi_pushed, &st, sizeof(st));
+    }
+}

@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief IPv6-in-IPv6 (RFC 2473) at a router with two interfaces, under
+ *        virtual time: the tunnel exit (decapsulation, nesting, malformed
+ *        inner packets), the tunnel entry of a source-routing node for the
+ *        packets it forwards (RFC 6554 §4.1, RFC 9008; golden bytes, tunnel
+ *        MTU: the tunnel packet of an original packet of up to 1280 bytes
+ *        fragmented, Packet Too Big above, RFC 2473 §7.1), and delivery of
+ *        packets for an address of another interface
+ *        (RFC 1122 §3.3.4.2).
+ *
+ * The fixture of test_ipv6_forward.c: two test devices carrying bare IPv6
+ * (raw link, 48-bit addresses): if1 on 2001:db8:1::/64 (MTU 1500), if2 on
+ * 2001:db8:2::/64 (MTU 1280). The peer on if1 (2001:db8:1::100) and the
+ * first hop on if2 (2001:db8:2::a) are in the neighbor cache from their
+ * solicitations, so packets go out at once. The source route provider is a
+ * stub: 2001:db8:2::c is three hops away (via ::a and ::b), 2001:db8:2::d
+ * one hop.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "sink.h"
+#include "tern/ipv6/ipv6.h"
+#include "tern/ipv6/srh.h"
+#include "tern/netapi.h"
+#include "tern/netdev/test.h"
+#include "tern/netreg.h"
+#include "tern/port/loop.h"
+#include "tern/wire/checksum.h"
+#include "tern/wire/icmpv6.h"
+#include "tern/wire/ipv6.h"
+#include "tern/wire/ndp.h"
+
+#define MS 1000u
+#define SEC 1000000u
+
+static tern_vclock_t clock_v;
+static tern_loop_t loop;
+static tern_stack_t stack;
+static tern_ipv6_t ip;
+static sink_t udp_sink;
+static tern_netreg_entry_t udp_entry;
+
+static const uint8_t NODE_MAC[2][6] = { { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x01 },
+                                        { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x02 } };
+static const uint8_t PEER_MAC[2][6] = { { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x91 },
+                                        { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x92 } };
+
+#define MAX_SENT 16
+typedef struct {
+    tern_netdev_test_t dev;
+    tern_netif_t netif;
+    uint8_t sent[MAX_SENT][1600];
+    size_t sent_len[MAX_SENT];
+    unsigned nsent;
+    uint8_t rx[1600];
+} link_t;
+
+static link_t links[2];
+
+static int capture(tern_netdev_test_t *d, const tern_iolist_t *iol, size_t count)
+{
+    link_t *l = d->state;
+    size_t len = 0;
+    assert_true(l->nsent < MAX_SENT);
+    for (size_t i = 0; i < count; i++) {
+        memcpy(&l->sent[l->nsent][len], iol[i].base, iol[i].len);
+        len += iol[i].len;
+    }
+    l->sent_len[l->nsent++] = len;
+    return (int)len;
+}
+
+static tern_ipv6_addr_t A(const char *text)
+{
+    tern_ipv6_addr_t a;
+    assert_int_equal(tern_ipv6_addr_from_str(&a, text, strlen(text)), 0);
+    return a;
+}
+
+static void run_for(uint64_t us)
+{
+    assert_int_equal(tern_executor_run_until(&loop.base, clock_v.now + us), 0);
+}
+
+static void clear_sent(void)
+{
+    links[0].nsent = 0;
+    links[1].nsent = 0;
+}
+
+static void receive(unsigned k, const uint8_t *pkt, size_t len)
+{
+    memcpy(links[k].rx, pkt, len);
+    assert_int_equal(tern_netdev_test_inject(&links[k].dev, links[k].rx, len), 0);
+    run_for(1);
+}
+
+/* An IPv6 header from @p src to @p dst at @p out, next header @p nh, @p plen bytes follow. */
+static void header(uint8_t *out, const char *src, const char *dst, uint8_t nh, uint8_t hop, size_t plen)
+{
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)plen, .next_header = nh, .hop_limit = hop,
+                           .src = A(src), .dst = A(dst) };
+    assert_int_equal(tern_ipv6_emit(&h, out, 40), 40);
+}
+
+/* An IPv6 packet carrying ICMPv6 message @p msg (checksum filled). */
+static size_t build_icmp(uint8_t *out, const char *src, const char *dst, uint8_t hop, const uint8_t *msg,
+                         size_t msg_len)
+{
+    header(out, src, dst, 58, hop, msg_len);
+    memcpy(out + 40, msg, msg_len);
+    tern_ipv6_addr_t s = A(src);
+    tern_ipv6_addr_t d = A(dst);
+    assert_int_equal(tern_icmpv6_checksum_fill(out + 40, msg_len, &s, &d), 0);
+    return 40 + msg_len;
+}
+
+/* An echo request with @p data_len bytes of data. */
+static size_t build_echo(uint8_t *out, const char *src, const char *dst, uint8_t hop, size_t data_len)
+{
+    static uint8_t msg[1600];
+    static uint8_t data[1500];
+    memset(data, 0xa5, sizeof(data));
+    tern_icmpv6_echo_repr_t e = { .type = TERN_ICMPV6_ECHO_REQUEST, .identifier = 0x1234, .sequence = 1,
+                                  .data = data, .data_len = data_len };
+    int n = tern_icmpv6_echo_emit(&e, msg, sizeof(msg));
+    assert_true(n > 0);
+    return build_icmp(out, src, dst, hop, msg, (size_t)n);
+}
+
+/* A UDP datagram (port 7 to 5000, "tunnelled") from @p src to @p dst, checksum filled. */
+static size_t build_udp(uint8_t *out, const char *src, const char *dst, uint8_t hop)
+{
+    static const char text[] = "tunnelled";
+    size_t ulen = 8 + sizeof(text) - 1;
+    header(out, src, dst, TERN_IPV6_NH_UDP, hop, ulen);
+    uint8_t *u = out + 40;
+    u[0] = 0;
+    u[1] = 7;
+    u[2] = 0x13;
+    u[3] = 0x88;
+    u[4] = 0;
+    u[5] = (uint8_t)ulen;
+    u[6] = 0;
+    u[7] = 0;
+    memcpy(u + 8, text, sizeof(text) - 1);
+    tern_ipv6_addr_t s = A(src);
+    tern_ipv6_addr_t d = A(dst);
+    tern_checksum_span_t span = { .data = u, .len = ulen };
+    uint16_t sum = tern_checksum_finish(
+        tern_checksum_add_spans(tern_checksum_ipv6_pseudo(0, &s, &d, (uint32_t)ulen, TERN_IPV6_NH_UDP), &span, 1));
+    u[6] = (uint8_t)(sum >> 8);
+    u[7] = (uint8_t)sum;
+    return 40 + ulen;
+}
+
+/* @p inner (@p len bytes) inside an outer header from @p src to @p dst (next header 41). */
+static size_t encapsulate(uint8_t *out, const char *src, const char *dst, const uint8_t *inner, size_t len)
+{
+    memmove(out + 40, inner, len);
+    header(out, src, dst, TERN_IPV6_NH_IPV6, 64, len);
+    return 40 + len;
+}
+
+static size_t build_ns(uint8_t *out, unsigned k, const char *src, const char *dst, const char *target)
+{
+    uint8_t opt[8];
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = PEER_MAC[k], .addr_len = 6 };
+    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
+    tern_ndp_ns_repr_t ns = { .target = A(target), .options = opt, .options_len = (size_t)olen };
+    uint8_t msg[64];
+    int n = tern_ndp_ns_emit(&ns, msg, sizeof(msg));
+    assert_true(n > 0);
+    return build_icmp(out, src, dst, 255, msg, (size_t)n);
+}
+
+/* Parse frame @p i sent on link @p k: header into @p h; return the ICMPv6 type (checksum checked). */
+static uint8_t sent_icmp(unsigned k, unsigned i, tern_ipv6_repr_t *h)
+{
+    link_t *l = &links[k];
+    assert_true(i < l->nsent);
+    assert_int_equal(tern_ipv6_parse(h, l->sent[i], l->sent_len[i]), 40);
+    assert_int_equal(tern_ipv6_check_len(h, l->sent_len[i]), (int)l->sent_len[i] - 40);
+    assert_int_equal(h->next_header, 58);
+    const tern_checksum_span_t span = { .data = l->sent[i] + 40, .len = l->sent_len[i] - 40 };
+    assert_true(tern_icmpv6_checksum_verify(&h->src, &h->dst, &span, 1));
+    return l->sent[i][40];
+}
+
+static void add_addr(unsigned k, const char *addr)
+{
+    tern_ipv6_addr_config_t cfg = { .addr = A(addr), .prefix_len = 64 };
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_ADD, links[k].netif.index, &cfg,
+                                     sizeof(cfg)), (int)sizeof(cfg));
+}
+
+/* The stub provider: ::c by ::a and ::b (three hops), ::d a neighbor; nothing else. */
+static unsigned provider_calls;
+static int provider(void *ctx, const tern_ipv6_addr_t *dst, tern_ipv6_source_route_t *route)
+{
+    (void)ctx;
+    provider_calls++;
+    tern_ipv6_addr_t c = A("2001:db8:2::c");
+    tern_ipv6_addr_t d = A("2001:db8:2::d");
+    route->if_index = links[1].netif.index;
+    if (tern_ipv6_addr_equal(dst, &c)) {
+        route->hops[0] = A("2001:db8:2::a");
+        route->hops[1] = A("2001:db8:2::b");
+        route->hops[2] = c;
+        route->count = 3;
+        return 1;
+    }
+    if (tern_ipv6_addr_equal(dst, &d)) {
+        route->hops[0] = d;
+        route->count = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static void set_provider(bool on)
+{
+    tern_ipv6_source_router_t cfg = { .fn = on ? provider : NULL, .ctx = NULL };
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_SOURCE_ROUTER, 0, &cfg, sizeof(cfg)),
+                     (int)sizeof(cfg));
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    tern_vclock_init(&clock_v, 0);
+    tern_loop_init(&loop, &clock_v.base);
+    assert_int_equal(tern_stack_init(&stack, "t", &loop.base), 0);
+    assert_int_equal(tern_ipv6_init(&ip, &stack), 0);
+    sink_add(&stack, &udp_sink, "udp", 6, 8, true);
+    tern_netreg_entry_init(&udp_entry, TERN_NETREG_DEMUX_CTX_ALL, &udp_sink.module);
+    assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_UDP, &udp_entry), 0);
+    static const char *const names[2] = { "test0", "test1" };
+    for (unsigned k = 0; k < 2; k++) {
+        link_t *l = &links[k];
+        memset(l, 0, sizeof(*l));
+        tern_netdev_test_init(&l->dev);
+        memcpy(l->dev.addr, NODE_MAC[k], 6);
+        l->dev.addr_len = 6;
+        l->dev.mtu = (k == 0) ? 1500u : 1280u;
+        l->dev.send_cb = capture;
+        l->dev.state = l;
+        assert_int_equal(tern_netif_add(&stack, &l->netif, names[k], &l->dev.netdev, &tern_netif_link_raw,
+                                        TERN_NETTYPE_IPV6), 0);
+        assert_int_equal(tern_ipv6_netif_enable(&ip, &l->netif), 0);
+    }
+    assert_int_equal(tern_ipv6_set_router(&ip, true), 0);
+    run_for(1);
+    add_addr(0, "2001:db8:1::1");
+    add_addr(1, "2001:db8:2::1");
+    run_for(3 * SEC); /* DAD of every address */
+    uint8_t pkt[128];
+    receive(0, pkt, build_ns(pkt, 0, "2001:db8:1::100", "ff02::1:ff00:1", "2001:db8:1::1"));
+    receive(1, pkt, build_ns(pkt, 1, "2001:db8:2::a", "ff02::1:ff00:1", "2001:db8:2::1"));
+    receive(1, pkt, build_ns(pkt, 1, "2001:db8:2::d", "ff02::1:ff00:1", "2001:db8:2::1"));
+    provider_calls = 0;
+    clear_sent();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+    sink_release_kept(&stack, &udp_sink);
+    tern_executor_stop(&loop.base);
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        for (size_t k = 0; k < TERN_CONF_NC_SIZE && ip.ifs[i].netif != NULL; k++) {
+            tern_nc_entry_t *e = &ip.ifs[i].nc.entries[k];
+            for (size_t q = 0; q < e->queued; q++) {
+                tern_pktbuf_release(&stack.pktbuf, e->queue[q]);
+            }
+            e->queued = 0;
+        }
+    }
+    harness_assert_pktbuf_clean(&stack.pktbuf);
+    return 0;
+}
+
+/* ------------------------------------------------------------ exit */
+
+static void test_tunnel_decap__inner_udp_delivered(void **state)
+{
+    (void)state;
+    uint8_t inner[128];
+    uint8_t pkt[256];
+    size_t ilen = build_udp(inner, "2001:db8:9::5", "2001:db8:1::1", 17);
+    receive(0, pkt, encapsulate(pkt, "2001:db8:1::100", "2001:db8:1::1", inner, ilen));
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_DECAP], 1);
+    assert_int_equal(udp_sink.nkept, 1);
+    /* [UDP..., IPV6 (the inner header), NETIF]: the outer headers are gone. */
+    tern_pkt_t *got = udp_sink.kept[0];
+    assert_int_equal(got->type, TERN_NETTYPE_UDP);
+    assert_int_equal(got->size, ilen - 40);
+    assert_memory_equal(got->data, inner + 40, ilen - 40);
+    tern_pkt_t *h = got->next;
+    assert_non_null(h);
+    assert_int_equal(h->type, TERN_NETTYPE_IPV6);
+    assert_int_equal(h->size, 40);
+    assert_memory_equal(h->data, inner, 40); /* hop limit 17 untouched by the exit (RFC 2473 §3.3) */
+    assert_non_null(h->next);
+    assert_int_equal(h->next->type, TERN_NETTYPE_NETIF);
+    assert_null(h->next->next);
+    const tern_netif_hdr_t *nh = h->next->data;
+    assert_int_equal(nh->if_index, links[0].netif.index); /* as if it arrived on the same interface */
+    assert_int_equal(ip.counters[TERN_IPV6_RX_PACKETS], 4); /* the NSs of setup and this one, once */
+    assert_int_equal(links[0].nsent + links[1].nsent, 0);
+}
+
+static void test_tunnel_decap__inner_for_another_node_forwarded(void **state)
+{
+    (void)state;
+    uint8_t inner[256];
+    uint8_t pkt[320];
+    size_t ilen = build_echo(inner, "2001:db8:1::100", "2001:db8:2::a", 9, 16);
+    receive(0, pkt, encapsulate(pkt, "2001:db8:1::100", "2001:db8:1::1", inner, ilen));
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_DECAP], 1);
+    /* The inner packet goes by the forwarding rules: its hop limit 9 becomes 8. */
+    assert_int_equal(links[1].nsent, 1);
+    assert_int_equal(links[1].sent_len[0], ilen);
+    inner[7] = 8;
+    assert_memory_equal(links[1].sent[0], inner, ilen);
+    assert_int_equal(ip.counters[TERN_IPV6_FWD_PACKETS], 1);
+}
+
+static void test_tunnel_decap__after_a_routing_header_with_segments_left_0(void **state)
+{
+    (void)state;
+    uint8_t inner[256];
+    uint8_t pkt[320];
+    size_t ilen = build_udp(inner, "2001:db8:9::5", "2001:db8:1::1", 64);
+    /* Outer, then a Source Routing Header already used up (Segments Left 0, one
+     * address of 16 octets: Hdr Ext Len 2), then the inner packet. */
+    size_t srh = 24;
+    memcpy(pkt + 40 + srh, inner, ilen);
+    memset(pkt + 40, 0, srh);
+    pkt[40] = TERN_IPV6_NH_IPV6;
+    pkt[41] = 2;
+    pkt[42] = 3;
+    pkt[43] = 0;
+    tern_ipv6_addr_t a = A("2001:db8:1::7");
+    memcpy(pkt + 48, a.u8, 16);
+    header(pkt, "2001:db8:1::100", "2001:db8:1::1", TERN_IPV6_NH_ROUTING, 64, srh + ilen);
+    receive(0, pkt, 40 + srh + ilen);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_DECAP], 1);
+    assert_int_equal(udp_sink.nkept, 1);
+}
+
+static void test_tunnel_decap__nested_dropped_and_counted(void **state)
+{
+    (void)state;
+    uint8_t inner[128];
+    uint8_t mid[256];
+    uint8_t pkt[320];
+    size_t ilen = build_udp(inner, "2001:db8:9::5", "2001:db8:1::1", 64);
+    size_t mlen = encapsulate(mid, "2001:db8:1::100", "2001:db8:1::1", inner, ilen);
+    receive(0, pkt, encapsulate(pkt, "2001:db8:1::100", "2001:db8:1::1", mid, mlen));
+    /* One decapsulation per packet (TERN_IPV6_TUNNEL_DEPTH_MAX): the second is refused. */
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_DECAP], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_NESTED], 1);
+    assert_int_equal(udp_sink.nkept, 0);
+    assert_int_equal(links[0].nsent + links[1].nsent, 0);
+}
+
+static void test_tunnel_decap__malformed_inner_dropped_and_counted(void **state)
+{
+    (void)state;
+    uint8_t inner[128];
+    uint8_t pkt[320];
+    size_t ilen = build_udp(inner, "2001:db8:9::5", "2001:db8:1::1", 64);
+    /* Shorter than an IPv6 header. */
+    receive(0, pkt, encapsulate(pkt, "2001:db8:1::100", "2001:db8:1::1", inner, 39));
+    /* Not version 6. */
+    inner[0] = 0x45;
+    receive(0, pkt, encapsulate(pkt, "2001:db8:1::100", "2001:db8:1::1", inner, ilen));
+    inner[0] = 0x60;
+    /* Its Payload Length runs past what the outer packet carries. */
+    inner[5] = (uint8_t)(inner[5] + 1u);
+    receive(0, pkt, encapsulate(pkt, "2001:db8:1::100", "2001:db8:1::1", inner, ilen));
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_MALFORMED], 3);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_DECAP], 0);
+    /* A multicast inner source: decapsulated, then refused by the receive path's checks. */
+    inner[5] = (uint8_t)(inner[5] - 1u);
+    tern_ipv6_addr_t m = A("ff02::1");
+    memcpy(inner + 8, m.u8, 16);
+    uint32_t hdr_errors = ip.counters[TERN_IPV6_RX_HDR_ERRORS];
+    receive(0, pkt, encapsulate(pkt, "2001:db8:1::100", "2001:db8:1::1", inner, ilen));
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_DECAP], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_RX_HDR_ERRORS], hdr_errors + 1);
+    assert_int_equal(udp_sink.nkept, 0);
+    assert_int_equal(links[0].nsent + links[1].nsent, 0);
+}
+
+/* ------------------------------------------------------------ entry */
+
+static void test_tunnel_forward__encapsulated_golden_bytes(void **state)
+{
+    (void)state;
+    set_provider(true);
+    uint8_t inner[256];
+    uint8_t pkt[256];
+    size_t ilen = build_echo(inner, "2001:db8:1::100", "2001:db8:2::c", 64, 8);
+    memcpy(pkt, inner, ilen);
+    receive(0, pkt, ilen);
+    assert_int_equal(links[0].nsent, 0);
+    assert_int_equal(links[1].nsent, 1);
+    /* Outer header: payload 16 (SRH) + 56 (inner), next header Routing, hop
+     * limit 64 (the default), from our if2 address to the first hop. */
+    static const uint8_t outer[40 + 16] = {
+        0x60, 0x00, 0x00, 0x00, 0x00, 0x48, 0x2b, 0x40,
+        0x20, 0x01, 0x0d, 0xb8, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+        0x20, 0x01, 0x0d, 0xb8, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0a,
+        /* SRH (RFC 6554 §3): next header 41, Hdr Ext Len 1, type 3, Segments
+         * Left 2, CmprI 15 / CmprE 15, Pad 6, then ::b and ::c by their last
+         * octet, and 6 octets of padding. */
+        0x29, 0x01, 0x03, 0x02, 0xff, 0x60, 0x00, 0x00,
+        0x0b, 0x0c, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    };
+    assert_int_equal(links[1].sent_len[0], sizeof(outer) + ilen);
+    assert_memory_equal(links[1].sent[0], outer, sizeof(outer));
+    /* The original packet, hop limit 63 (RFC 8200 §3), otherwise untouched. */
+    inner[7] = 63;
+    assert_memory_equal(links[1].sent[0] + sizeof(outer), inner, ilen);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_SRH_INSERTED], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_FWD_PACKETS], 1);
+    set_provider(false);
+}
+
+/* The Packet Too Big that link 0 sent for a packet from the peer: its MTU field; the quoted hop limit at @p hop. */
+static uint32_t sent_ptb_mtu(uint8_t *hop)
+{
+    assert_int_equal(links[0].nsent, 1);
+    tern_ipv6_repr_t h;
+    assert_int_equal(sent_icmp(0, 0, &h), TERN_ICMPV6_PACKET_TOO_BIG);
+    tern_ipv6_addr_t src = A("2001:db8:1::100");
+    assert_true(tern_ipv6_addr_equal(&h.dst, &src));
+    const uint8_t *mtu = &links[0].sent[0][44];
+    *hop = links[0].sent[0][48 + 7];
+    return (uint32_t)mtu[0] << 24 | (uint32_t)mtu[1] << 16 | (uint32_t)mtu[2] << 8 | mtu[3];
+}
+
+static void test_tunnel_forward__above_1280_packet_too_big(void **state)
+{
+    (void)state;
+    set_provider(true);
+    static uint8_t pkt[1600];
+    /* RFC 2473 §7.1 (b): larger than 1280, Packet Too Big with max(tunnel
+     * MTU, 1280) = max(1280 - 40 - 16, 1280); without fragmentation the
+     * tunnel MTU itself. */
+    size_t len = build_echo(pkt, "2001:db8:1::100", "2001:db8:2::c", 64, 1281 - 48);
+    assert_int_equal(len, 1281);
+    receive(0, pkt, len);
+    assert_int_equal(links[1].nsent, 0);
+    uint8_t hop = 0;
+    assert_int_equal(sent_ptb_mtu(&hop), TERN_CONF_IPV6_FRAG ? 1280 : 1224);
+    assert_int_equal(hop, 64); /* the packet quoted as it arrived */
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_TOO_BIG], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 0);
+    /* 1280 - 40 - 16 = 1224 fits whole. */
+    clear_sent();
+    receive(0, pkt, build_echo(pkt, "2001:db8:1::100", "2001:db8:2::c", 64, 1224 - 48));
+    assert_int_equal(links[1].nsent, 1);
+    assert_int_equal(links[1].sent_len[0], 1280);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_FRAG], 0);
+    set_provider(false);
+}
+
+#if TERN_CONF_IPV6_FRAG
+/* Outer header (payload @p plen, next header Routing) and SRH (next header Fragment) of a tunnel fragment. */
+static void assert_fragment_headers(const uint8_t *b, uint16_t plen)
+{
+    static const uint8_t outer[40 + 16] = {
+        0x60, 0x00, 0x00, 0x00, 0x00, 0x00, 0x2b, 0x40,
+        0x20, 0x01, 0x0d, 0xb8, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+        0x20, 0x01, 0x0d, 0xb8, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0a,
+        /* SRH as in the golden bytes above, but naming the Fragment header (44). */
+        0x2c, 0x01, 0x03, 0x02, 0xff, 0x60, 0x00, 0x00,
+        0x0b, 0x0c, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    };
+    uint8_t want[sizeof(outer)];
+    memcpy(want, outer, sizeof(outer));
+    want[4] = (uint8_t)(plen >> 8);
+    want[5] = (uint8_t)plen;
+    assert_memory_equal(b, want, sizeof(want));
+}
+
+static void test_tunnel_forward__up_to_1280_tunnel_packet_fragmented(void **state)
+{
+    (void)state;
+    set_provider(true);
+    static uint8_t inner[1600];
+    static uint8_t pkt[1600];
+    /* 1225 bytes: one above the tunnel MTU (1280 - 40 - 16), at most 1280:
+     * RFC 2473 §7.1 (a), encapsulated, then the tunnel packet fragmented. */
+    size_t ilen = build_echo(inner, "2001:db8:1::100", "2001:db8:2::c", 64, 1225 - 48);
+    memcpy(pkt, inner, ilen);
+    receive(0, pkt, ilen);
+    assert_int_equal(links[0].nsent, 0);
+    assert_int_equal(links[1].nsent, 2);
+    /* (1280 - 40 - 16 - 8) & ~7 = 1216 bytes in the first fragment, 9 in
+     * the last; the last is sent first (frag.c). */
+    const uint8_t *last = links[1].sent[0];
+    const uint8_t *first = links[1].sent[1];
+    assert_int_equal(links[1].sent_len[1], 40 + 16 + 8 + 1216);
+    assert_int_equal(links[1].sent_len[0], 40 + 16 + 8 + 9);
+    assert_fragment_headers(first, 16 + 8 + 1216);
+    assert_fragment_headers(last, 16 + 8 + 9);
+    /* Fragment headers (RFC 8200 §4.5): next header 41, offsets 0 (M) and
+     * 1216 / 8 = 152, the same Identification. */
+    static const uint8_t frag_first[4] = { 0x29, 0x00, 0x00, 0x01 };
+    static const uint8_t frag_last[4] = { 0x29, 0x00, 0x04, 0xc0 };
+    assert_memory_equal(first + 56, frag_first, 4);
+    assert_memory_equal(last + 56, frag_last, 4);
+    assert_memory_equal(first + 60, last + 60, 4);
+    /* The slices are the original packet, hop limit 63 (RFC 8200 §3). */
+    inner[7] = 63;
+    assert_memory_equal(first + 64, inner, 1216);
+    assert_memory_equal(last + 64, inner + 1216, 9);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_FRAG], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_FRAG_OK], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_FRAG_SENT], 2);
+    assert_int_equal(ip.counters[TERN_IPV6_SRH_INSERTED], 2);
+    assert_int_equal(ip.counters[TERN_IPV6_FWD_PACKETS], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_TOO_BIG], 0);
+    /* 1280 bytes, the most that is fragmented: 1216 + 24. */
+    clear_sent();
+    receive(0, pkt, build_echo(pkt, "2001:db8:1::100", "2001:db8:2::c", 64, 1280 - 48));
+    assert_int_equal(links[1].nsent, 2);
+    assert_int_equal(links[1].sent_len[0], 40 + 16 + 8 + 64);
+    assert_int_equal(links[1].sent_len[1], 1280);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_FRAG], 2);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_TOO_BIG], 0);
+    set_provider(false);
+}
+#else
+static void test_tunnel_forward__up_to_1280_tunnel_packet_fragmented(void **state)
+{
+    (void)state;
+    set_provider(true);
+    static uint8_t pkt[1600];
+    /* Without IPv6 fragmentation: Packet Too Big with the tunnel MTU, as before. */
+    receive(0, pkt, build_echo(pkt, "2001:db8:1::100", "2001:db8:2::c", 64, 1225 - 48));
+    assert_int_equal(links[1].nsent, 0);
+    uint8_t hop = 0;
+    assert_int_equal(sent_ptb_mtu(&hop), 1224);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_TOO_BIG], 1);
+    set_provider(false);
+}
+#endif
+
+static void test_tunnel_forward__one_hop_route_and_unknown_destination_not_tunnelled(void **state)
+{
+    (void)state;
+    set_provider(true);
+    uint8_t pkt[256];
+    /* A neighbor: the packet as it is, hop limit decremented. */
+    size_t len = build_echo(pkt, "2001:db8:1::100", "2001:db8:2::d", 64, 8);
+    receive(0, pkt, len);
+    assert_int_equal(links[1].nsent, 1);
+    assert_int_equal(links[1].sent_len[0], len);
+    assert_int_equal(links[1].sent[0][7], 63);
+    /* Not the provider's: by the forwarding table, as before. */
+    receive(1, pkt, build_echo(pkt, "2001:db8:2::a", "2001:db8:1::100", 64, 8));
+    assert_int_equal(links[0].nsent, 1);
+    assert_int_equal(links[0].sent[0][6], TERN_IPV6_NH_ICMPV6);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 0);
+    assert_int_equal(ip.counters[TERN_IPV6_FWD_PACKETS], 2);
+    assert_int_equal(provider_calls, 2);
+    set_provider(false);
+}
+
+/* ------------------------------------------------------------ other interface */
+
+static void test_router__delivers_for_an_address_of_another_interface(void **state)
+{
+    (void)state;
+    uint8_t pkt[256];
+    /* The peer on if1 pings our if2 address: answered on if1, from that address. */
+    receive(0, pkt, build_echo(pkt, "2001:db8:1::100", "2001:db8:2::1", 64, 8));
+    assert_int_equal(links[1].nsent, 0);
+    assert_int_equal(links[0].nsent, 1);
+    tern_ipv6_repr_t h;
+    assert_int_equal(sent_icmp(0, 0, &h), TERN_ICMPV6_ECHO_REPLY);
+    tern_ipv6_addr_t own = A("2001:db8:2::1");
+    tern_ipv6_addr_t peer = A("2001:db8:1::100");
+    assert_true(tern_ipv6_addr_equal(&h.src, &own));
+    assert_true(tern_ipv6_addr_equal(&h.dst, &peer));
+    assert_int_equal(ip.counters[TERN_IPV6_RX_OTHER_IF], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_FWD_PACKETS], 0);
+    /* if2's link-local address stays on its link (RFC 4291 §2.5.6). */
+    clear_sent();
+    char ll[64];
+    tern_ipv6_addr_t lla = { { 0xfe, 0x80 } };
+    assert_int_equal(tern_ipv6_iid_from_l2addr(&lla, NODE_MAC[1], 6), 0);
+    assert_true(tern_ipv6_addr_to_str(&lla, ll, sizeof(ll)) > 0);
+    receive(0, pkt, build_echo(pkt, "2001:db8:1::100", ll, 64, 8));
+    assert_int_equal(links[0].nsent + links[1].nsent, 0);
+    assert_int_equal(ip.counters[TERN_IPV6_RX_OTHER_IF], 1);
+    /* A host does not (RFC 1122 §3.3.4.2 leaves it to the node; Tern: routers only). */
+    assert_int_equal(tern_ipv6_set_router(&ip, false), 0);
+    run_for(1);
+    clear_sent();
+    receive(0, pkt, build_echo(pkt, "2001:db8:1::100", "2001:db8:2::1", 64, 8));
+    assert_int_equal(links[0].nsent + links[1].nsent, 0);
+    assert_int_equal(ip.counters[TERN_IPV6_RX_OTHER_IF], 1);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_tunnel_decap__inner_udp_delivered),
+        T(test_tunnel_decap__inner_for_another_node_forwarded),
+        T(test_tunnel_decap__after_a_routing_header_with_segments_left_0),
+        T(test_tunnel_decap__nested_dropped_and_counted),
+        T(test_tunnel_decap__malformed_inner_dropped_and_counted),
+        T(test_tunnel_forward__encapsulated_golden_bytes),
+        T(test_tunnel_forward__above_1280_packet_too_big),
+        T(test_tunnel_forward__up_to_1280_tunnel_packet_fragmented),
+        T(test_tunnel_forward__one_hop_route_and_unknown_destination_not_tunnelled),
+        T(test_router__delivers_for_an_address_of_another_interface),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
