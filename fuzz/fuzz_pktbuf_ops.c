@@ -57,9 +57,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tern_pktbuf_release(&pb, *p);
             *p = NULL;
             break;
-        case 3:
+        case 3: /* mark a header off, or (arg >= 128) drop it: trim_front */
             if (*p != NULL && (*p)->users == 1) {
-                (void)tern_pktbuf_mark(&pb, *p, arg % 40u, TERN_NETTYPE_UDP);
+                if (arg < 128u) {
+                    (void)tern_pktbuf_mark(&pb, *p, arg % 40u, TERN_NETTYPE_UDP);
+                } else {
+                    size_t before = (*p)->size;
+                    int r = tern_pktbuf_trim_front(&pb, *p, arg % 40u);
+                    require(r < 0 || (*p)->size == before - arg % 40u);
+                }
             }
             break;
         case 4:

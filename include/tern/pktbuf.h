@@ -129,6 +129,18 @@ tern_pkt_t *tern_pktbuf_mark(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size,
                              tern_nettype_t type);
 
 /**
+ * Drop the first @p size bytes of snip @p pkt: what tern_pktbuf_mark() and
+ * tern_pktbuf_remove_snip() of the header snip do together, without the
+ * header snip (no allocation, no byte copied). The whole allocation units
+ * before the new start are freed.
+ *
+ * @pre @p pkt->users == 1 (call tern_pktbuf_start_write() first)
+ * @return 0; -EINVAL if an argument is NULL, @p size is 0 or not smaller
+ *         than pkt->size, or @p pkt is shared (then @p pkt is unchanged).
+ */
+int tern_pktbuf_trim_front(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size);
+
+/**
  * Get write access to the head snip of @p pkt.
  *
  * If the head has users == 1 it is returned as is. Otherwise the head snip (and

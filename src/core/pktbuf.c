@@ -550,6 +550,29 @@ tern_pkt_t *tern_pktbuf_mark(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size,
     return hdr;
 }
 
+int tern_pktbuf_trim_front(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size)
+{
+    if (pb == NULL || pkt == NULL) {
+        return -EINVAL;
+    }
+    tern_lock_acquire(pb->lock);
+    int ret = -EINVAL;
+    if (pkt->users == 1 && size != 0 && size < pkt->size) {
+        /* A snip owns the units from unit_floor(data) to unit_ceil(data + size)
+         * (see mark_locked()): give back those wholly before the new start. */
+        uint32_t start = unit_floor(offset_of(pb, pkt->data));
+        uint32_t freed_end = unit_floor(offset_of(pb, pkt->data) + (uint32_t)size);
+        if (freed_end > start) {
+            arena_free(pb, start, freed_end - start);
+        }
+        pkt->data = (uint8_t *)pkt->data + size;
+        pkt->size = (uint16_t)(pkt->size - size);
+        ret = 0;
+    }
+    tern_lock_release(pb->lock);
+    return ret;
+}
+
 tern_pkt_t *tern_pktbuf_start_write(tern_pktbuf_t *pb, tern_pkt_t *pkt)
 {
     if (pb == NULL || pkt == NULL) {

@@ -82,6 +82,7 @@ int tern_ipv6_addrs_add(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *addr, uint
     slot->valid_until = lifetime_end(valid_s, now_us);
     slot->state = TERN_IPV6_ADDR_TENTATIVE;
     slot->deadline_us = now_us + dad_delay_us;
+    t->deadline_gen++; /* the owner's cached next deadline may be late now */
     bool joined = group_shared(t, slot);
     slot->used = true;
     /* §5.4.2: join the solicited-node group before soliciting. */
@@ -123,6 +124,7 @@ static void make_usable(tern_ipv6_addrs_t *t, tern_ipv6_if_addr_t *a, uint64_t n
 {
     a->deadline_us = NO_DEADLINE;
     a->state = (a->preferred_until <= now_us) ? TERN_IPV6_ADDR_DEPRECATED : TERN_IPV6_ADDR_PREFERRED;
+    t->deadline_gen++; /* preferred_until counts from now on */
     if (t->ops->ready != NULL) {
         t->ops->ready(t->ctx, &a->addr);
     }
@@ -178,6 +180,7 @@ int tern_ipv6_addrs_slaac(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *prefix, 
     }
     /* (e): the preferred lifetime is reset; the valid one follows the two-hour rule. */
     a->preferred_until = lifetime_end(preferred_s, now_us);
+    t->deadline_gen++;
     if (a->state == TERN_IPV6_ADDR_DEPRECATED && preferred_s != 0) {
         a->state = TERN_IPV6_ADDR_PREFERRED;
     }
@@ -202,6 +205,7 @@ void tern_ipv6_addrs_set_register_first(tern_ipv6_addrs_t *t, bool on, uint64_t 
         tern_ipv6_if_addr_t *a = &t->addrs[i];
         if (a->used && a->state == TERN_IPV6_ADDR_TENTATIVE && a->deadline_us == NO_DEADLINE) {
             a->deadline_us = now_us; /* waiting for a registration: finish at the next tick */
+            t->deadline_gen++;
         }
     }
 }
@@ -257,6 +261,7 @@ void tern_ipv6_addrs_tick(tern_ipv6_addrs_t *t, uint64_t now_us)
             if (a->dad_sent < t->dad_transmits) {
                 a->dad_sent++;
                 a->deadline_us = now_us + t->retrans_timer_us;
+                t->deadline_gen++;
                 t->ops->send_dad_ns(t->ctx, &a->addr);
             } else if (t->register_first && !tern_ipv6_addr_is_link_local(&a->addr)) {
                 /* RFC 6775 §5.5 / RFC 8505 §5.1: usable once a router

@@ -115,6 +115,7 @@ int tern_dcache_set_redirect(tern_dcache_t *dc, const tern_ipv6_addr_t *dst, con
     e->next_hop = *next_hop;
     e->if_index = if_index;
     e->redirect_expires_us = expires_us;
+    dc->deadline_gen++; /* the owner's cached next deadline may be late now */
     e->redirected = true;
     e->updated_us = now_us;
     e->last_used_us = now_us;
@@ -131,6 +132,7 @@ int tern_dcache_set_pmtu(tern_dcache_t *dc, const tern_ipv6_addr_t *dst, uint16_
     tern_dcache_entry_t *e = obtain(dc, dst, now_us, &evicted);
     e->pmtu = pmtu;
     e->pmtu_expires_us = expires_us;
+    dc->deadline_gen++;
     e->updated_us = now_us;
     e->last_used_us = now_us;
     return evicted ? 1 : 0;

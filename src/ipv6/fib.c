@@ -58,6 +58,7 @@ int tern_fib_add(tern_fib_t *fib, const tern_ipv6_addr_t *prefix, uint8_t len,
     slot->next_hop = hop;
     slot->if_index = if_index;
     slot->expires_us = expires_us;
+    fib->deadline_gen++; /* the owner's cached next deadline may be late now */
     slot->origin = (uint8_t)origin;
     slot->metric = metric;
     slot->used = true;

@@ -178,6 +178,25 @@ void ipv6_icmpv6_error(tern_ipv6_t *ip, tern_pkt_t *pkt, uint8_t type, uint8_t c
     send_error(ip, ipif, wire, n, link_multicast, type, code, param, pkt);
 }
 
+void ipv6_icmpv6_error_about(tern_ipv6_t *ip, const uint8_t *invoking, size_t len, uint8_t type, uint8_t code,
+                             uint32_t param)
+{
+    tern_ipv6_repr_t hdr;
+    if (tern_ipv6_parse(&hdr, invoking, len) < 0 || tern_ipv6_addr_is_link_local(&hdr.src)) {
+        ipv6_count(ip, TERN_IPV6_ICMP_ERRORS_SUPPRESSED);
+        return;
+    }
+    tern_pkt_t *copy = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, invoking, len, TERN_NETTYPE_IPV6);
+    if (copy == NULL) {
+        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+        return;
+    }
+    tern_ipv6_addr_t next_hop;
+    tern_ipv6_if_t *back = ipv6_route(ip, NULL, &hdr.src, &next_hop);
+    const tern_pkt_t *wire[1] = { copy };
+    send_error(ip, back, wire, 1, false, type, code, param, copy);
+}
+
 void ipv6_icmpv6_error_unresolved(tern_ipv6_t *ip, tern_pkt_t *pkt)
 {
     /* Transmission order: [NETIF (outgoing), IPV6, ...] is already wire order. */

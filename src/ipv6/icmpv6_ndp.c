@@ -344,6 +344,9 @@ void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
         break;
     default:
+        if (tern_icmpv6_is_error(b[0])) {
+            ipv6_tunnel_error_receive(ip, b, msg->size); /* about our tunnel packet? RFC 2473 §8.2, tunnel.c */
+        }
         /* Errors about our echo requests go to ping; MLD Done, MLDv2 reports, other errors: not handled. */
         if (tern_icmpv6_is_error(b[0]) && ipv6_icmpv6_deliver(ip, ipif, hdr, msg)) {
             return;

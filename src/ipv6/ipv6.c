@@ -141,6 +141,7 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_RPI_REMOVED] = "rpi_removed",
     [TERN_IPV6_RPI_RANK_ERROR] = "rpi_rank_error",
     [TERN_IPV6_RPI_DROPPED_RANK] = "rpi_dropped_rank",
+    [TERN_IPV6_RPI_DROPPED_LOOP] = "rpi_dropped_loop",
     [TERN_IPV6_RPI_UNKNOWN_INSTANCE] = "rpi_unknown_instance",
     [TERN_IPV6_RPI_FORWARDING_ERROR] = "rpi_forwarding_error",
     [TERN_IPV6_RPI_ROUTE_REMOVED] = "rpi_route_removed",
@@ -153,6 +154,7 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_TUN_NESTED] = "tun_nested",
     [TERN_IPV6_TUN_TOO_BIG] = "tun_too_big",
     [TERN_IPV6_TUN_FRAG] = "tun_frag",
+    [TERN_IPV6_TUN_ERROR_RELAYED] = "tun_error_relayed",
     [TERN_IPV6_RX_OTHER_IF] = "rx_other_if",
 };
 
@@ -231,15 +233,29 @@ tern_ipv6_if_t *ipv6_route(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv
 
 /* ------------------------------------------------------------ timer */
 
-static void reschedule(tern_ipv6_t *ip)
+/* The sum of the tables' deadline_gen: it changes whenever one of them gave
+ * an entry a timer (the counters only grow). */
+static uint32_t tables_gen(const tern_ipv6_t *ip)
+{
+    uint32_t gen = ip->fib.deadline_gen + ip->dcache.deadline_gen;
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        const tern_ipv6_if_t *ipif = &ip->ifs[i];
+        if (ipif->netif != NULL) {
+            gen += ipif->nc.deadline_gen + ipif->addrs.deadline_gen + ipif->lowpan.deadline_gen;
+        }
+    }
+    return gen;
+}
+
+/* The earliest expiry in the tables: FIB, destination cache, and per
+ * interface the neighbour cache, addresses and 6LoWPAN-ND state. */
+static uint64_t tables_scan(const tern_ipv6_t *ip)
 {
     uint64_t next = tern_fib_next_deadline(&ip->fib);
-    uint64_t reass = ipv6_reass_next_deadline(ip); /* reass.c */
-    next = (reass < next) ? reass : next;
     uint64_t dest = tern_dcache_next_deadline(&ip->dcache);
     next = (dest < next) ? dest : next;
     for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
-        tern_ipv6_if_t *ipif = &ip->ifs[i];
+        const tern_ipv6_if_t *ipif = &ip->ifs[i];
         if (ipif->netif == NULL) {
             continue;
         }
@@ -247,12 +263,41 @@ static void reschedule(tern_ipv6_t *ip)
         uint64_t a = tern_ipv6_addrs_next_deadline(&ipif->addrs);
         next = (n < next) ? n : next;
         next = (a < next) ? a : next;
+        uint64_t l = ipv6_6lo_next_deadline(ipif);
+        next = (l < next) ? l : next;
+    }
+    return next;
+}
+
+/*
+ * Arm the timer for the earliest deadline. The tables (tables_scan(): about
+ * 400 instructions at the defaults) are scanned when @p rescan or when one of
+ * them gave an entry a timer since the last scan (tables_gen()); a packet
+ * sent or received mostly does neither. Between scans tables_at_us is a lower
+ * bound of the tables' next expiry (entries removed since only make the true
+ * one later), so the timer may fire early, never late; a tick rescans. The
+ * small state (reassembly, router discovery, MLD, ReachableTime renewal) is
+ * read every time.
+ */
+static void reschedule(tern_ipv6_t *ip, bool rescan)
+{
+    uint32_t gen = tables_gen(ip);
+    if (rescan || gen != ip->tables_gen) {
+        ip->tables_gen = gen;
+        ip->tables_at_us = tables_scan(ip);
+    }
+    uint64_t next = ip->tables_at_us;
+    uint64_t reass = ipv6_reass_next_deadline(ip); /* reass.c */
+    next = (reass < next) ? reass : next;
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        tern_ipv6_if_t *ipif = &ip->ifs[i];
+        if (ipif->netif == NULL) {
+            continue;
+        }
         uint64_t r = ipv6_rd_next_deadline(ipif);
         next = (r < next) ? r : next;
         uint64_t m = ipv6_mld_next_deadline(ipif);
         next = (m < next) ? m : next;
-        uint64_t l = ipv6_6lo_next_deadline(ipif);
-        next = (l < next) ? l : next;
         next = (ipif->reachable_renew_us < next) ? ipif->reachable_renew_us : next;
     }
     if (next == ip->timer_at) {
@@ -1152,7 +1197,9 @@ static int handle(tern_module_t *self, tern_msg_t *msg)
         res = -ENOTSUP;
         break;
     }
-    reschedule(ip);
+    /* Packets going up or down leave the tables' scan to tables_gen();
+     * timers, options and enabling rescan. */
+    reschedule(ip, msg->type != TERN_MSG_RCV && msg->type != TERN_MSG_SND);
     return res;
 }
 
@@ -1163,6 +1210,7 @@ int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack)
     }
     memset(ip, 0, sizeof(*ip));
     ip->timer_at = UINT64_MAX;
+    ip->tables_at_us = UINT64_MAX;
     tern_ipv6_seed(ip, 0x9E3779B9u ^ (uint32_t)(uintptr_t)stack);
     ip->icmp_error_tokens = TERN_CONF_ICMPV6_ERROR_BURST;
     int res = tern_module_init(&ip->module, "ipv6", IPV6_PRIORITY, handle, ip, ip->queue,

@@ -355,9 +355,13 @@ tern_pkt_t *ipv6_tunnel_decap(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth);
  * root): @p pkt ([the whole packet, head private, NETIF], header @p hdr,
  * hop limit and scope already checked by forward.c) to a destination the
  * provider has a route for. More than one hop: the packet, its hop limit
- * decremented, is encapsulated (outer header from us to the destination,
- * Source Routing Header) and sent to the first hop; too big for the path:
- * Packet Too Big to its source (RFC 2473 §7.1, §8.2).
+ * decremented, its RPL Option checked and updated (rpi.c), is encapsulated
+ * (outer header from us to the destination, RPL Option in a DODAG, Source
+ * Routing Header) and sent to the first hop; too big for the path:
+ * Packet Too Big to its source (RFC 2473 §7.1, §8.2). A storing root
+ * tunnels a packet from a non-RPL interface to a DAO target (a /128 RPL
+ * route, not a neighbor) the same way without the Source Routing Header
+ * (RFC 9008 §7.1.2).
  * @param[out] out      one hop: the interface to the neighbor (else untouched)
  * @param[out] next_hop one hop: the neighbor
  * @return 1: consumed (sent, or dropped and counted); 0: not tunnelled,
@@ -365,6 +369,26 @@ tern_pkt_t *ipv6_tunnel_decap(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth);
  */
 int ipv6_tunnel_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt,
                         tern_ipv6_if_t **out, tern_ipv6_addr_t *next_hop);
+
+/**
+ * RFC 2473 §8.2 at the tunnel entry: the ICMPv6 error message @p b
+ * (@p len bytes, checksum checked) about a tunnel packet we sent (the
+ * quoted outer source is ours, its headers lead to next header 41 and the
+ * inner header is quoted) makes us send Destination Unreachable code 3
+ * (address unreachable) to the inner packet's source, quoting the inner
+ * packet (counted tun_error_relayed). Packet Too Big is not relayed (it
+ * lowers the path MTU, hence the tunnel MTU, pmtu.c). Anything else: no-op.
+ */
+void ipv6_tunnel_error_receive(tern_ipv6_t *ip, const uint8_t *b, size_t len);
+
+/**
+ * Send ICMPv6 @p type / @p code / @p param about the packet whose first
+ * @p len bytes are @p invoking (an IPv6 header first) to its source, out of
+ * the interface that routes there, under the RFC 4443 §2.4 rules
+ * (icmpv6_error.c; tunnel.c relays errors with it).
+ */
+void ipv6_icmpv6_error_about(tern_ipv6_t *ip, const uint8_t *invoking, size_t len, uint8_t type, uint8_t code,
+                             uint32_t param);
 
 /** RFC 6724 source address for @p dst out of @p ipif (ipv6.c). @return 0 or -EADDRNOTAVAIL. */
 int ipv6_choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern_ipv6_addr_t *out);

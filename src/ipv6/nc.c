@@ -56,8 +56,9 @@ static void set_state(tern_nc_t *nc, tern_nc_entry_t *e, tern_nc_state_t state, 
     default: /* STALE has no timer (§7.3.2); FREE none either */
         e->probes = 0;
         e->deadline_us = NO_DEADLINE;
-        break;
+        return;
     }
+    nc->deadline_gen++; /* the owner's cached next deadline may be late now */
 }
 
 static bool set_l2addr(tern_nc_entry_t *e, const uint8_t *l2addr, size_t l2_len)
@@ -320,6 +321,7 @@ static void expire(tern_nc_t *nc, tern_nc_entry_t *e, uint64_t now_us)
         if (e->probes < TERN_NC_MAX_MULTICAST_SOLICIT) {
             e->probes++;
             e->deadline_us = now_us + nc->retrans_timer_us;
+            nc->deadline_gen++;
             nc->ops->send_ns(nc->ctx, e, false);
         } else {
             nc->counters[TERN_NC_RESOLVE_FAILED]++;
@@ -337,6 +339,7 @@ static void expire(tern_nc_t *nc, tern_nc_entry_t *e, uint64_t now_us)
         if (e->probes < TERN_NC_MAX_UNICAST_SOLICIT) {
             e->probes++;
             e->deadline_us = now_us + nc->retrans_timer_us;
+            nc->deadline_gen++;
             nc->ops->send_ns(nc->ctx, e, true);
         } else {
             nc->counters[TERN_NC_PROBE_FAILED]++;

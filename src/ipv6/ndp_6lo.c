@@ -251,6 +251,7 @@ static bool context_set(tern_ipv6_if_t *ipif, uint8_t cid, const tern_ipv6_addr_
     c->prefix_len = prefix_len;
     c->compress = compress;
     c->expires_us = now + (uint64_t)lifetime_s * US_PER_S;
+    lp->deadline_gen++; /* the IPv6 module's cached next deadline may be late now */
     context_report(ipif, c, lifetime_s);
     return changed;
 }
@@ -278,6 +279,7 @@ static void binding_restart(tern_ipv6_6lo_t *lp, tern_ipv6_6lo_binding_t *b, uin
     lp->next_tid = tern_ipv6_6lo_tid_next(lp->next_tid);
     b->tries = 0;
     b->deadline_us = now;
+    lp->deadline_gen++;
 }
 
 /*
@@ -383,10 +385,12 @@ static void binding_due(tern_ipv6_if_t *ipif, tern_ipv6_6lo_binding_t *b, uint64
         ipv6_count(ipif->ip, TERN_IPV6_6LO_REG_TIMEOUT);
         b->state = TERN_IPV6_6LO_BIND_FAILED;
         b->deadline_us = now + (uint64_t)TERN_CONF_IPV6_6LO_RETRY_S * US_PER_S;
+        lp->deadline_gen++;
         return;
     }
     b->tries++;
     b->deadline_us = now + ipif->nc.retrans_timer_us; /* RFC 6775 §5.5.1: RetransTimer apart */
+    lp->deadline_gen++;
     send_registration(ipif, b, (uint16_t)TERN_CONF_IPV6_6LO_REG_LIFETIME_MIN);
 }
 
@@ -396,6 +400,7 @@ static void registration_answered(tern_ipv6_if_t *ipif, tern_ipv6_6lo_binding_t 
 {
     tern_ipv6_t *ip = ipif->ip;
     b->status = aro->status;
+    ipif->lowpan.deadline_gen++; /* every case below may give @p b a timer */
     switch (aro->status) {
     case TERN_NDP_6LO_STATUS_SUCCESS: {
         ipv6_count(ip, TERN_IPV6_6LO_REG_OK);
@@ -501,6 +506,7 @@ static uint8_t registration(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *addr, 
     e->tid = aro->tid;
     e->extended = aro->extended;
     e->expires_us = now + (uint64_t)aro->lifetime * US_PER_MIN;
+    lp->deadline_gen++;
     ipv6_count(ip, TERN_IPV6_6LO_REG_ACCEPTED);
     return TERN_NDP_6LO_STATUS_SUCCESS;
 }
@@ -643,6 +649,7 @@ bool ipv6_6lo_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *o
         lp->border.border_router = abro.border_router;
         lp->border.version = abro.version;
         lp->border.expires_us = now + (uint64_t)minutes * US_PER_MIN;
+        lp->deadline_gen++;
     }
     /* RFC 6775 §5.4.2: keep the contexts; lifetime 0 removes one at once. */
     tern_ndp_opt_iter_t it;
@@ -773,6 +780,7 @@ size_t ipv6_6lo_ra_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len)
         lp->border.valid = true;
         lp->border.border_router = *border;
         lp->border.expires_us = now + (uint64_t)TERN_CONF_IPV6_6LO_ABRO_LIFETIME_MIN * US_PER_MIN;
+        lp->deadline_gen++;
         tern_ndp_6lo_abro_t abro = { .version = lp->border.version,
                                      .lifetime = (uint16_t)TERN_CONF_IPV6_6LO_ABRO_LIFETIME_MIN,
                                      .border_router = *border };
@@ -824,7 +832,9 @@ void ipv6_6lo_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t
 void ipv6_6lo_enable(tern_ipv6_if_t *ipif)
 {
     tern_ipv6_6lo_t *lp = &ipif->lowpan;
+    uint32_t gen = lp->deadline_gen;
     memset(lp, 0, sizeof(*lp));
+    lp->deadline_gen = gen + 1u; /* never goes back: the IPv6 module compares it */
     lp->enabled = true;
     lp->next_tid = TID_INITIAL;
     ipif->addrs.register_first = !ipv6_is_router(ipif->ip);

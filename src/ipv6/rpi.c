@@ -245,6 +245,15 @@ int ipv6_rpi_forward(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr, si
         }
         o.forwarding_error = false;
     } else if (!o.forwarding_error) {
+        /* A packet going up from our own preferred parent: it routes up
+         * through us, a loop for sure (§8.2.1: it is in our sub-DODAG). RPL
+         * drops that parent (rpi_state.c); the packet is dropped, it would
+         * only come back. */
+        if (!o.down && from_known && tern_ipv6_addr_equal(&from, &st->parent)) {
+            report(ip, TERN_IPV6_RPI_EVENT_PARENT_LOOP, &from);
+            report(ip, TERN_IPV6_RPI_EVENT_RANK_ERROR, NULL);
+            return drop(ip, pkt, TERN_IPV6_RPI_DROPPED_LOOP);
+        }
         /* §11.2.2.2: down from a node of higher rank, or up from one of
          * lower rank, is an inconsistency. A packet sent back with F goes
          * up on purpose and is not judged. */

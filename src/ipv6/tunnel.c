@@ -45,7 +45,13 @@
  * the Source Routing Header of the route (ipv6_srh_prepend()), the outer
  * destination then the first hop (RFC 6554 §4.1). In a DODAG the RPL Option
  * (RFC 6553, a Hop-by-Hop header, rpi.c) goes between the outer header and
- * the Source Routing Header: see "RPI" below.
+ * the Source Routing Header. A packet that came up from the mesh has its
+ * RPL Option checked and updated by the root first (RFC 6550 §11.2.2,
+ * ipv6_rpi_forward(): the inner option becomes the root's, going down).
+ * A *storing* root is a tunnel entry too (storing_root_route(), RFC 9008
+ * §7.1.2): packets from outside the RPL domain for a DAO target get the
+ * outer header and the RPI, no Source Routing Header, and go to the DAO
+ * route's next hop; the routers route the outer packet hop by hop.
  * Tunnel MTU (RFC 2473 §6.7, §7.1): the path MTU to the first hop minus the
  * encapsulating headers (outer header, RPI, SRH). An original packet above
  * it:
@@ -66,17 +72,20 @@
  * above the tunnel MTU gets Packet Too Big with the tunnel MTU itself, even
  * below 1280 (which hosts ignore: keep packets into the mesh within it).
  *
+ * **Errors** (ipv6_tunnel_error_receive(), RFC 2473 §8.2): an ICMPv6 error
+ * about a tunnel packet we sent becomes Destination Unreachable code 3 to
+ * the inner packet's source, quoting the inner packet; Packet Too Big only
+ * lowers the path MTU, hence the tunnel MTU.
+ *
  * Not done: the Tunnel Encapsulation Limit option (RFC 2473 §6.6), neither
- * sent nor honoured; relaying ICMPv6 errors about the tunnel packet
- * back to the inner packet's source (RFC 2473 §8.2; e.g. a lost fragment's
- * Time Exceeded from the exit reaches the root, not the original source);
- * tunnelling from a 6LR up to the root (RFC 9008 §7: packets of RPL-unaware
- * leaves).
+ * sent nor honoured; tunnelling from a 6LR up to the root (RFC 9008 §7:
+ * packets of RPL-unaware leaves).
  */
 #include <errno.h>
 #include <string.h>
 
 #include "ipv6_internal.h"
+#include "tern/netif_hdr.h"
 #include "tern/wire/icmpv6.h"
 
 /* ------------------------------------------------------------ exit */
@@ -133,7 +142,8 @@ typedef struct {
     tern_ipv6_addr_t first_hop; /* the neighbor to send to */
     tern_ipv6_repr_t outer;     /* source, final destination, traffic class, hop limit */
     size_t rpi_len;             /* 0: no RPL Option */
-    size_t srh_len;             /* the Source Routing Header the fragments were sized with */
+    size_t srh_len;             /* the Source Routing Header the fragments were sized with (0: none) */
+    bool source_routed;         /* the provider's route (non-storing); else a storing root's DAO route */
 } tunnel_t;
 
 /*
@@ -147,12 +157,15 @@ static int tunnel_send(tern_ipv6_t *ip, const tunnel_t *t, tern_pkt_t *payload, 
 {
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
     tern_ipv6_addr_t wire_dst = t->outer.dst;
-    tern_pkt_t *srh = ipv6_srh_prepend(ip, payload, nh, &wire_dst);
+    /* A storing root's tunnel has no Source Routing Header: the routers
+     * route the outer packet hop by hop along their DAO routes (RFC 9008 §7.1). */
+    tern_pkt_t *srh = (t->srh_len > 0) ? ipv6_srh_prepend(ip, payload, nh, &wire_dst) : payload;
+    uint8_t srh_nh = (t->srh_len > 0) ? TERN_IPV6_NH_ROUTING : nh;
     /* RPI: the RPL Option's Hop-by-Hop header (RFC 6553, RFC 9008 §7) in the
      * outer packet, before the Source Routing Header (rpi.c; 0 outside a DODAG). */
     size_t rpi_len = t->rpi_len;
     if (srh != NULL && rpi_len > 0) {
-        tern_pkt_t *hbh = ipv6_rpi_prepend(ip, srh, TERN_IPV6_NH_ROUTING, &t->first_hop, true);
+        tern_pkt_t *hbh = ipv6_rpi_prepend(ip, srh, srh_nh, &t->first_hop, true);
         srh = (hbh != NULL) ? hbh : srh;
         rpi_len = (hbh != NULL) ? rpi_len : 0u; /* no buffer for it: the tunnel packet goes without */
     }
@@ -167,7 +180,7 @@ static int tunnel_send(tern_ipv6_t *ip, const tunnel_t *t, tern_pkt_t *payload, 
     }
     tern_ipv6_repr_t repr = t->outer;
     repr.payload_len = (uint16_t)tern_pkt_len(srh);
-    repr.next_header = (rpi_len > 0) ? TERN_IPV6_NH_HOP_BY_HOP : TERN_IPV6_NH_ROUTING;
+    repr.next_header = (rpi_len > 0) ? TERN_IPV6_NH_HOP_BY_HOP : srh_nh;
     repr.dst = wire_dst;
     (void)tern_ipv6_emit(&repr, outer->data, outer->size);
     tern_netif_hdr_t *nhdr = frame->data;
@@ -184,6 +197,9 @@ static int tunnel_send(tern_ipv6_t *ip, const tunnel_t *t, tern_pkt_t *payload, 
 static int tunnel_send_fragment(tern_ipv6_t *ip, void *ctx, tern_pkt_t *frag)
 {
     const tunnel_t *t = ctx;
+    if (!t->source_routed) {
+        return tunnel_send(ip, t, frag, TERN_IPV6_NH_FRAGMENT); /* a DAO route: the first hop stays */
+    }
     /* The route again (ipv6_srh_prepend() takes the last one asked for):
      * sending the fragment before may have asked the provider about another
      * destination (a unicast NS through ipv6_output()). */
@@ -198,29 +214,85 @@ static int tunnel_send_fragment(tern_ipv6_t *ip, void *ctx, tern_pkt_t *frag)
     return tunnel_send(ip, t, frag, TERN_IPV6_NH_FRAGMENT);
 }
 
+/*
+ * A storing root's tunnel (RFC 9008 §7.1.2, "Internet to RAL"): a packet
+ * that entered from outside the RPL domain (it arrived on an interface that
+ * is not RPL's) for a target of the DODAG goes down inside an outer header
+ * with the RPI, addressed to the target itself, which decapsulates; the
+ * routers route it hop by hop along their DAO routes and check the RPI
+ * (RFC 6550 §11.2.2). A target: a /128 route from the routing protocol
+ * (TERN_FIB_ROUTING) out of an RPL interface, i.e. an address a node
+ * announced in its own DAO, hence an RPL-aware node that decapsulates.
+ * Anything else goes as it is, without an RPI, as before:
+ * - a neighbor (the next hop has the destination's interface identifier,
+ *   RFC 4862 §5.3, RFC 6775 §5.7): no router on the way to check an RPI,
+ *   as for the non-storing root's one-hop routes;
+ * - a destination reached by a shorter prefix (an on-link /64, a DAO
+ *   prefix) is not known to be RPL-aware: RFC 9008 §7.1.4 ("Internet to
+ *   RUL") wants the tunnel to end at the 6LR that serves such a leaf, which a
+ *   storing root does not know (Tern has no RUL registrations, RFC 9010),
+ *   and a tunnel to a node that does not decapsulate would lose the
+ *   packet. RPL routers forward packets without an RPI (RFC 6550 §11.2
+ *   loop detection then does not apply to them).
+ * @return true with the interface and first hop of the tunnel set.
+ */
+static bool storing_root_route(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, const tern_pkt_t *pkt,
+                               tern_ipv6_if_t **ipif, tern_ipv6_addr_t *first_hop)
+{
+    const tern_ipv6_rpl_state_t *st = &ip->rpl;
+    if (!st->running || !st->joined || !st->root || !st->storing) {
+        return false;
+    }
+    const tern_netif_hdr_t *in = (pkt->next != NULL) ? tern_netif_hdr_get(pkt->next) : NULL;
+    if (in == NULL || ipv6_rpi_is_rpl_if(ip, in->if_index)) {
+        return false; /* from the mesh: it carries its own RPI (or is not ours to change) */
+    }
+    const tern_fib_route_t *r = tern_fib_lookup(&ip->fib, &hdr->dst, ipv6_now(ip));
+    if (r == NULL || r->origin != TERN_FIB_ROUTING || r->len != 128u || !ipv6_rpi_is_rpl_if(ip, r->if_index) ||
+        tern_ipv6_addr_is_unspecified(&r->next_hop) || memcmp(&r->next_hop.u8[8], &hdr->dst.u8[8], 8) == 0) {
+        return false;
+    }
+    *ipif = ipv6_find_if(ip, r->if_index);
+    *first_hop = r->next_hop;
+    return *ipif != NULL;
+}
+
 int ipv6_tunnel_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t payload_len, tern_pkt_t *pkt,
                         tern_ipv6_if_t **out, tern_ipv6_addr_t *next_hop)
 {
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
     tunnel_t t = { .ipif = NULL };
-    if (ipv6_srh_route(ip, &hdr->dst, &t.ipif, &t.first_hop) != 1) {
-        return 0; /* no route from the provider: the forwarding table decides */
-    }
-    size_t srh_len = ipv6_srh_len(ip);
-    if (srh_len == 0) {
-        /* One hop: a neighbor, reached without any header added. */
-        *out = t.ipif;
-        *next_hop = t.first_hop;
-        return 0;
+    size_t srh_len = 0;
+    if (ipv6_srh_route(ip, &hdr->dst, &t.ipif, &t.first_hop) == 1) {
+        srh_len = ipv6_srh_len(ip);
+        if (srh_len == 0) {
+            /* One hop: a neighbor, reached without any header added. */
+            *out = t.ipif;
+            *next_hop = t.first_hop;
+            return 0;
+        }
+        t.source_routed = true;
+    } else if (!storing_root_route(ip, hdr, pkt, &t.ipif, &t.first_hop)) {
+        return 0; /* the forwarding table decides */
     }
     tern_ipv6_if_t *ipif = t.ipif;
     t.srh_len = srh_len;
+    /* RFC 6550 §11.2.2: the root checks the RPL Option of a packet that
+     * came up from the mesh (instance, rank; O and SenderRank become the
+     * root's, down) before it goes down inside the tunnel; the inner packet
+     * keeps it (rpi.c; nothing for packets from outside the RPL domain). */
+    tern_ipv6_repr_t checked = *hdr;
+    size_t checked_len = payload_len;
+    tern_ipv6_if_t *rpi_out = ipif;
+    tern_ipv6_addr_t rpi_hop = t.first_hop;
+    if (ipv6_rpi_forward(ip, pkt, &checked, &checked_len, &rpi_out, &rpi_hop, true) < 0) {
+        return 1; /* dropped and counted */
+    }
     /* The RPI slot (rpi.c): its length counts in the tunnel MTU. */
     t.rpi_len = ipv6_rpi_len(ip, ipif, &hdr->dst);
     size_t overhead = TERN_IPV6_HDR_LEN + t.rpi_len + srh_len;
     size_t inner_len = TERN_IPV6_HDR_LEN + payload_len;
-    const tern_ipv6_source_route_t *route = &ip->source_route;
-    uint16_t mtu = ipv6_path_mtu(ip, ipif, &route->hops[0]);
+    uint16_t mtu = ipv6_path_mtu(ip, ipif, t.source_routed ? &ip->source_route.hops[0] : &t.first_hop);
     /* RFC 2473 §7.1 (a): an original packet of at most 1280 bytes that does
      * not fit the tunnel MTU is encapsulated and the tunnel packet
      * fragmented (frag.c), since its source need not go below 1280 (RFC
@@ -274,4 +346,43 @@ int ipv6_tunnel_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t pay
         ipv6_count(ip, TERN_IPV6_FWD_PACKETS);
     }
     return 1;
+}
+
+/* ------------------------------------------------------------ errors (RFC 2473 §8.2) */
+
+void ipv6_tunnel_error_receive(tern_ipv6_t *ip, const uint8_t *b, size_t len)
+{
+    tern_icmpv6_error_repr_t err;
+    tern_ipv6_repr_t outer;
+    if (!ip->router || tern_icmpv6_error_parse(&err, b, len) < 0 || err.type == TERN_ICMPV6_PACKET_TOO_BIG ||
+        tern_ipv6_parse(&outer, err.invoking, err.invoking_len) < 0 || !ipv6_is_own_address(ip, &outer.src)) {
+        return;
+    }
+    /* The headers a tunnel packet of ours has before the inner one: the RPI's
+     * Hop-by-Hop header, the Source Routing Header, the Fragment header of
+     * the first fragment (the inner header is only in that one). */
+    const uint8_t *q = err.invoking + TERN_IPV6_HDR_LEN;
+    size_t left = err.invoking_len - TERN_IPV6_HDR_LEN;
+    uint8_t nh = outer.next_header;
+    for (unsigned i = 0; i < 3u && nh != TERN_IPV6_NH_IPV6; i++) {
+        tern_ipv6_ext_t ext;
+        if ((nh != TERN_IPV6_NH_HOP_BY_HOP && nh != TERN_IPV6_NH_ROUTING && nh != TERN_IPV6_NH_FRAGMENT) ||
+            tern_ipv6_ext_parse(&ext, nh, q, left) < 0 ||
+            (nh == TERN_IPV6_NH_FRAGMENT && ((q[2] << 8 | q[3]) & 0xfff8) != 0)) {
+            return;
+        }
+        nh = ext.next_header;
+        q += ext.len;
+        left -= ext.len;
+    }
+    tern_ipv6_repr_t inner;
+    if (nh != TERN_IPV6_NH_IPV6 || tern_ipv6_parse(&inner, q, left) < 0 || ipv6_is_own_address(ip, &inner.src)) {
+        return; /* not a tunnel packet, the inner header cut off, or our own packet */
+    }
+    /* §8.2: Hop Limit Exceeded, Unreachable Node and Parameter Problem (Tern
+     * sends no Tunnel Encapsulation Limit that one could point at) in the
+     * tunnel become "unreachable node" for the original packet: Destination
+     * Unreachable code 3, RFC 4443 §3.1. */
+    ipv6_count(ip, TERN_IPV6_TUN_ERROR_RELAYED);
+    ipv6_icmpv6_error_about(ip, q, left, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_ADDR, 0);
 }

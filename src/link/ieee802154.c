@@ -99,13 +99,11 @@ static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t
     if (nh == NULL) {
         return -EINVAL;
     }
-    /* Mark the MAC header off ([payload, IEEE802154, NETIF]) and drop it:
-     * everything the layers above need from it is in the interface header. */
-    tern_pkt_t *hdr = tern_pktbuf_mark(pb, frame, (size_t)hdr_len, TERN_NETTYPE_IEEE802154);
-    if (hdr == NULL) {
-        return -ENOMEM;
+    /* Drop the MAC header (no snip of its own): everything the layers above
+     * need from it is in the interface header. */
+    if (tern_pktbuf_trim_front(pb, frame, (size_t)hdr_len) < 0) {
+        return -EINVAL; /* a shared frame: not as the interface reads it */
     }
-    frame = tern_pktbuf_remove_snip(pb, frame, hdr);
 
     memcpy(nh->src, repr.src.u8, repr.src.len);
     nh->src_len = repr.src.len;
@@ -182,19 +180,16 @@ static int ieee802154_send(tern_netif_t *netif, tern_pkt_t **pkt)
         return res;
     }
     repr.seq = mac->seq;
-    int hdr_len = tern_ieee802154_hdr_len(&repr);
+    /* The MHR is laid out once: emitted here, then copied into its snip. */
+    uint8_t mhr[TERN_IEEE802154_MHR_MAX_LEN];
     size_t payload_len = tern_pkt_len(netif_snip->next);
+    int hdr_len = tern_ieee802154_emit(&repr, payload_len, mhr, sizeof(mhr));
     if (hdr_len < 0 || (size_t)hdr_len + payload_len > frame_max(mac)) {
         return -EMSGSIZE;
     }
-    tern_pkt_t *hdr = tern_pktbuf_add(pb, NULL, NULL, (size_t)hdr_len, TERN_NETTYPE_IEEE802154);
+    tern_pkt_t *hdr = tern_pktbuf_add(pb, NULL, mhr, (size_t)hdr_len, TERN_NETTYPE_IEEE802154);
     if (hdr == NULL) {
         return -ENOMEM;
-    }
-    res = tern_ieee802154_emit(&repr, payload_len, hdr->data, hdr->size);
-    if (res < 0) {
-        tern_pktbuf_release(pb, hdr);
-        return res;
     }
     *pkt = tern_pktbuf_replace_snip(pb, *pkt, netif_snip, hdr);
     mac->seq++; /* macDSN: one counter per interface, incremented per frame (§7.2.1.2) */

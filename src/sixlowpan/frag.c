@@ -30,7 +30,9 @@
 
 #include "sixlowpan_internal.h"
 #include "tern/netapi.h"
+#include "tern/wire/ipv6.h"
 #include "tern/wire/sixlowpan.h"
+#include "tern/wire/udp.h"
 
 /** Largest datagram FRAG1/FRAGN can describe (11-bit datagram_size). */
 #define DATAGRAM_MAX TERN_SIXLOWPAN_FRAG_SIZE_MAX
@@ -195,24 +197,45 @@ static void frame_header(const tern_netif_t *netif, const tern_netif_hdr_t *nh, 
     out->if_index = netif->index;
 }
 
-/**
- * Send the datagram whole in one frame: @p comp_len compressed header bytes
- * (compressed again into the frame) standing for @p consumed bytes, then the rest.
+/*
+ * The datagram's headers compressed (RFC 6282): @ref len bytes standing for
+ * the first @ref consumed bytes of the datagram. @ref bytes: where they are
+ * (in the scratch after the headers), or NULL when they were only sized and
+ * are compressed into the frame (put_compressed()).
  */
+typedef struct {
+    const tern_iphc_link_t *link; /* the compressor's view of the link */
+    size_t hdrs_len;              /* bytes of the datagram in the scratch */
+    const uint8_t *bytes;         /* the compressed headers, or NULL */
+    size_t len;                   /* their length */
+    size_t consumed;              /* datagram bytes they stand for */
+} compressed_t;
+
+/** Write the compressed headers of @p c to @p out (c->len bytes). @return 0; -EINVAL (cannot happen). */
+static int put_compressed(tern_sixlowpan_t *lowpan, const compressed_t *c, uint8_t *out)
+{
+    if (c->bytes != NULL) {
+        memcpy(out, c->bytes, c->len);
+        return 0;
+    }
+    size_t again = 0;
+    int n = tern_iphc_compress(c->link, lowpan->scratch, c->hdrs_len, out, c->len, &again);
+    return (n == (int)c->len && again == c->consumed) ? 0 : -EINVAL;
+}
+
+/** Send the datagram whole in one frame: the compressed headers @p c, then the rest. */
 static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const tern_netif_hdr_t *hdr,
-                       const tern_iphc_link_t *link, tern_pkt_t *pkt, size_t hdrs_len, size_t size,
-                       size_t comp_len, size_t consumed)
+                       const compressed_t *c, tern_pkt_t *pkt, size_t size)
 {
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
+    size_t comp_len = c->len, consumed = c->consumed;
     tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, NULL, comp_len + (size - consumed), TERN_NETTYPE_SIXLOWPAN);
     if (payload == NULL) {
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_NOMEM, -ENOMEM);
         return;
     }
     uint8_t *out = payload->data;
-    size_t again = 0;
-    int n = tern_iphc_compress(link, lowpan->scratch, hdrs_len, out, comp_len, &again);
-    if (n != (int)comp_len || again != consumed || copy_range(pkt->next, consumed, out + comp_len, size - consumed) < 0) {
+    if (put_compressed(lowpan, c, out) < 0 || copy_range(pkt->next, consumed, out + comp_len, size - consumed) < 0) {
         tern_pktbuf_release(pb, payload); /* cannot happen: the same input, sized before */
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
@@ -246,13 +269,13 @@ static void fragment_failed(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slo
 
 /**
  * Start sending @p pkt in fragments: the FRAG1 now, the FRAGNs on later turns.
- * @p comp_len / @p consumed as in send_whole(); @p room the link payload.
+ * @p c as in send_whole(); @p room the link payload.
  */
 static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const tern_netif_hdr_t *hdr,
-                                const tern_iphc_link_t *link, tern_pkt_t *pkt, size_t hdrs_len, size_t size,
-                                size_t comp_len, size_t consumed, size_t room)
+                                const compressed_t *c, tern_pkt_t *pkt, size_t size, size_t room)
 {
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
+    size_t comp_len = c->len, consumed = c->consumed;
     tern_sixlowpan_frag_t *slot = free_slot(lowpan);
     size_t per_fragment = (room > TERN_SIXLOWPAN_FRAGN_LEN) ? floor8(room - TERN_SIXLOWPAN_FRAGN_LEN) : 0u;
     if (per_fragment == 0) {
@@ -310,9 +333,7 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
                                         .datagram_tag = lif->next_tag, .datagram_offset = 0 };
     int ok = tern_sixlowpan_frag_emit(&frag, out, TERN_SIXLOWPAN_FRAG1_LEN);
     if (ok >= 0 && compressed) {
-        size_t again = 0;
-        int n = tern_iphc_compress(link, lowpan->scratch, hdrs_len, out + TERN_SIXLOWPAN_FRAG1_LEN, comp_len, &again);
-        ok = (n == (int)comp_len && again == consumed) ? 0 : -EINVAL;
+        ok = put_compressed(lowpan, c, out + TERN_SIXLOWPAN_FRAG1_LEN);
     } else if (ok >= 0) {
         ok = tern_sixlowpan_ipv6_dispatch_emit(out + TERN_SIXLOWPAN_FRAG1_LEN, TERN_SIXLOWPAN_IPV6_DISPATCH_LEN);
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_UNCOMPRESSED);
@@ -367,11 +388,23 @@ static void send_datagram(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
     }
     /* The headers, contiguous, for the compressor (only headers entirely
      * within these bytes are compressed; the rest is sent as it is). */
-    size_t hdrs_len = (size < sizeof(lowpan->scratch)) ? size : sizeof(lowpan->scratch);
+    size_t hdrs_len = (size < IPV6_HDR_LEN + TERN_UDP_HDR_LEN) ? size : IPV6_HDR_LEN + TERN_UDP_HDR_LEN;
     if (size < IPV6_HDR_LEN || copy_range(pkt->next, 0, lowpan->scratch, hdrs_len) < 0 ||
         (lowpan->scratch[0] >> 4) != 6u) {
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
+    }
+    /* After UDP (RFC 6282 §4.3) or ICMPv6 (not compressed) the compressor
+     * reads nothing more; extension headers and encapsulated IPv6 (§4.2) it
+     * may compress get all the scratch holds. */
+    uint8_t next_header = lowpan->scratch[6];
+    if (next_header != TERN_IPV6_NH_UDP && next_header != TERN_IPV6_NH_ICMPV6 && size > hdrs_len) {
+        size_t more = ((size < sizeof(lowpan->scratch)) ? size : sizeof(lowpan->scratch)) - hdrs_len;
+        if (copy_range(pkt->next, hdrs_len, lowpan->scratch + hdrs_len, more) < 0) {
+            drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
+            return;
+        }
+        hdrs_len += more;
     }
     tern_netif_t *netif = lif->netif;
     tern_netif_hdr_t hdr;
@@ -379,9 +412,25 @@ static void send_datagram(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
     tern_iphc_link_t link;
     sixlowpan_iphc_link(lif, tern_stack_now(lowpan->module.stack), hdr.src, hdr.src_len, hdr.dst, hdr.dst_len,
                         &link);
-    size_t consumed = 0;
-    int comp = tern_iphc_compressed_len(&link, lowpan->scratch, hdrs_len, &consumed);
     int room = link_payload_max(netif, &hdr);
+    compressed_t c = { .link = &link, .hdrs_len = hdrs_len };
+    size_t spare = sizeof(lowpan->scratch) - hdrs_len;
+    int comp;
+    if (room > 0 && spare >= (size_t)room) {
+        /* One compressor run, into the scratch after the headers; the frame
+         * gets a copy. Compressed headers longer than a frame's payload are
+         * never used (sent uncompressed in the FRAG1, RFC 6282 §2): the run
+         * needs no more room than that, and "too long" says enough. */
+        c.bytes = lowpan->scratch + hdrs_len;
+        comp = tern_iphc_compress(&link, lowpan->scratch, hdrs_len, lowpan->scratch + hdrs_len, spare, &c.consumed);
+        if (comp == -ENOBUFS) {
+            comp = (int)spare + 1; /* > room */
+        }
+    } else {
+        /* No room left there (a long datagram fills the scratch): size them
+         * now, compress them into the frame. */
+        comp = tern_iphc_compressed_len(&link, lowpan->scratch, hdrs_len, &c.consumed);
+    }
     if (comp < 0) {
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
@@ -390,11 +439,12 @@ static void send_datagram(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_TOO_BIG, -EMSGSIZE);
         return;
     }
-    if ((size_t)comp + (size - consumed) <= (size_t)room) {
-        send_whole(lowpan, lif, &hdr, &link, pkt, hdrs_len, size, (size_t)comp, consumed);
+    c.len = (size_t)comp;
+    if (c.len + (size - c.consumed) <= (size_t)room) {
+        send_whole(lowpan, lif, &hdr, &c, pkt, size);
         return;
     }
-    send_first_fragment(lowpan, lif, &hdr, &link, pkt, hdrs_len, size, (size_t)comp, consumed, (size_t)room);
+    send_first_fragment(lowpan, lif, &hdr, &c, pkt, size, (size_t)room);
 }
 
 /** Send the next FRAGN of @p slot (its outcome decides what follows). */

@@ -10,7 +10,8 @@ tern-sim runs a line of four nodes on the simulated IEEE 802.15.4 medium inside 
 
 Node 1 roots a DODAG under 2001:db8:1::1, once per mode of operation; nodes 2-4 join as routers,
 take 2001:db8:1::N from the root's Prefix Information option and announce it in DAOs. Storing mode:
-the DAOs give the root a /128 route to each node. Non-storing mode: they give the root each node's
+the DAOs give the root a /128 route to each node, and the root forwards Linux's packets for them
+inside an IPv6-in-IPv6 tunnel with the RPL Option (RFC 9008 §7.1.2). Non-storing mode: they give the root each node's
 parent, and the root forwards Linux's packets into the mesh inside an IPv6-in-IPv6 tunnel with a
 Source Routing Header (RFC 6554 §4.1, RFC 9008), which the last node decapsulates (RFC 2473). Linux
 gets its route to the mesh prefix from the root's Router Advertisements on tap0: `ifconfig tap0
@@ -18,7 +19,7 @@ route-info add 2001:db8:1::/64 high` makes them carry an RFC 4191 Route Informat
 Linux takes with accept_ra_rt_info_max_plen 64. Linux takes nothing else from them (accept_ra_pinfo
 0, accept_ra_defrtr 0), so its only global address is 2001:db8::100 and it has no default route.
 The test pings a node one hop from the root (2) and one three hops away (4) from Linux (also with
-1280-byte packets, which the non-storing root sends in a fragmented tunnel packet), pings Linux
+1280-byte packets, which the root sends in a fragmented tunnel packet), pings Linux
 from node 4, exchanges UDP both ways with nodes 2 and 4, pings the root's mesh-side address (an
 address of its other interface, RFC 1122 §3.3.4.2), and checks that the captures of both sides (the
 root's tap0 and the radio medium) decode in tshark without malformed packets.
@@ -137,12 +138,17 @@ def test_linux_pings_mesh_nodes_through_the_border_router(border_router, netns):
     assert "3 packets transmitted, 3 received" in out, out
     forwarded = border_router.counter("1 stats ipv6", r"^ipv6\s+fwd_packets\s+(\d+)")
     assert forwarded >= 2 * 5 * 2 + 2 * 3, border_router.run("1 stats ipv6")
-    if border_router.mode == "non-storing":
-        # Linux's requests to node 4 went down in a tunnel, node 4 took them out (RFC 2473).
-        tunnelled = border_router.counter("1 stats ipv6", r"^ipv6\s+tun_encap\s+(\d+)")
-        assert tunnelled >= 5, border_router.run("1 stats ipv6")
-        decapsulated = border_router.counter(f"{NODES} stats ipv6", r"^ipv6\s+tun_decap\s+(\d+)")
-        assert decapsulated >= 5, border_router.run(f"{NODES} stats ipv6")
+    # Linux's requests to node 4 went down in a tunnel, node 4 took them out (RFC 2473): with a
+    # Source Routing Header in non-storing mode, with the RPL Option alone in storing mode (RFC 9008
+    # §7.1.2), which the routers on the way checked (RFC 6550 §11.2).
+    tunnelled = border_router.counter("1 stats ipv6", r"^ipv6\s+tun_encap\s+(\d+)")
+    assert tunnelled >= 5, border_router.run("1 stats ipv6")
+    decapsulated = border_router.counter(f"{NODES} stats ipv6", r"^ipv6\s+tun_decap\s+(\d+)")
+    assert decapsulated >= 5, border_router.run(f"{NODES} stats ipv6")
+    if border_router.mode == "storing":
+        checked = border_router.counter(f"{NODES - 1} stats ipv6", r"^ipv6\s+rpi_forwarded\s+(\d+)")
+        assert checked >= 2 * 5, border_router.run(f"{NODES - 1} stats ipv6")
+        assert border_router.counter("1 stats ipv6", r"^ipv6\s+srh_inserted\s+(\d+)") == 0
 
 
 @needs_tap
@@ -201,9 +207,9 @@ def test_capture_shows_forwarded_traffic(border_router, netns, tmp_path):
 @needs_ping
 def test_linux_pings_a_far_mesh_node_with_1280_byte_packets(border_router, netns):
     """`ping -s 1232`: 1280-byte packets (the IPv6 minimum MTU, which Linux never goes below). They
-    fit the mesh links but not the non-storing root's tunnel (1280 less the outer header, the RPL
-    Option and the Source Routing Header): the root encapsulates each and fragments the tunnel
-    packet (RFC 2473 §7.1), every fragment carrying the outer header and the SRH, node 4 reassembles
+    fit the mesh links but not the root's tunnel (1280 less the outer header, the RPL Option and,
+    non-storing, the Source Routing Header): the root encapsulates each and fragments the tunnel
+    packet (RFC 2473 §7.1), every fragment carrying the outer headers, node 4 reassembles
     and decapsulates. The 1280-byte replies go up in fragments of node 4 (the RPL Option makes
     them 1288 bytes), which Linux reassembles."""
     res = ns_run(netns, "ping", "-6", "-n", "-c", "3", "-i", "0.5", "-W", "5", "-s", "1232", mesh(NODES),
@@ -211,9 +217,9 @@ def test_linux_pings_a_far_mesh_node_with_1280_byte_packets(border_router, netns
     assert "3 packets transmitted, 3 received" in res.stdout, res.stdout + res.stderr
     assert "1240 bytes from" in res.stdout, res.stdout  # ICMPv6 header and data
     assert border_router.counter(f"{NODES} stats ipv6", r"^ipv6\s+frag_ok\s+(\d+)") >= 3
-    if border_router.mode == "non-storing":
-        fragmented = border_router.counter("1 stats ipv6", r"^ipv6\s+tun_frag\s+(\d+)")
-        assert fragmented >= 3, border_router.run("1 stats ipv6")
-        assert border_router.counter("1 stats ipv6", r"^ipv6\s+tun_too_big\s+(\d+)") == 0
-        reassembled = border_router.counter(f"{NODES} stats ipv6", r"^ipv6\s+reass_ok\s+(\d+)")
-        assert reassembled >= 3, border_router.run(f"{NODES} stats ipv6")
+    # Both modes tunnel (storing: outer header and RPL Option, RFC 9008 §7.1.2).
+    fragmented = border_router.counter("1 stats ipv6", r"^ipv6\s+tun_frag\s+(\d+)")
+    assert fragmented >= 3, border_router.run("1 stats ipv6")
+    assert border_router.counter("1 stats ipv6", r"^ipv6\s+tun_too_big\s+(\d+)") == 0
+    reassembled = border_router.counter(f"{NODES} stats ipv6", r"^ipv6\s+reass_ok\s+(\d+)")
+    assert reassembled >= 3, border_router.run(f"{NODES} stats ipv6")

@@ -221,3 +221,57 @@ bool reach(unsigned i, unsigned tries)
     }
     return false;
 }
+
+tern_ipv6_addr_t ll_of(unsigned i)
+{
+    tern_ipv6_addr_t a = { { 0xfe, 0x80 } };
+    assert_int_equal(tern_ipv6_iid_from_l2addr(&a, nodes[i].eui, 8), 0);
+    return a;
+}
+
+bool parent_is(unsigned i, unsigned parent)
+{
+    const tern_rpl_t *r = &nodes[i].rpl;
+    tern_ipv6_addr_t ll = ll_of(parent);
+    return r->joined && r->preferred >= 0 && tern_ipv6_addr_equal(&r->parents[r->preferred].addr, &ll);
+}
+
+bool root_routes_all(void)
+{
+    for (unsigned i = 1; i < node_count; i++) {
+        tern_ipv6_addr_t g;
+        if (!has_global(i, &g)) {
+            return false;
+        }
+        bool found = false;
+        for (size_t k = 0; k < TERN_CONF_RPL_ROUTES && !found; k++) {
+            const tern_rpl_route_t *r = &nodes[0].rpl.routes[k];
+            found = r->used && r->prefix_len == 128 && tern_ipv6_addr_equal(&r->target, &g);
+        }
+        if (!found) {
+            return false;
+        }
+    }
+    return true;
+}
+
+#if TERN_CONF_RPL_NS_LINKS > 0
+bool root_links_all(void)
+{
+    for (unsigned i = 1; i < node_count; i++) {
+        tern_ipv6_addr_t g;
+        if (!has_global(i, &g)) {
+            return false;
+        }
+        bool found = false;
+        for (size_t k = 0; k < TERN_CONF_RPL_NS_LINKS && !found; k++) {
+            const tern_rpl_ns_link_t *l = &nodes[0].rpl.ns_links[k];
+            found = l->used && tern_ipv6_addr_equal(&l->target, &g);
+        }
+        if (!found) {
+            return false;
+        }
+    }
+    return true;
+}
+#endif

@@ -104,4 +104,18 @@ bool udp_round_trip(unsigned i);
  */
 bool reach(unsigned i, unsigned tries);
 
+/** Node @p i's link-local address (from its EUI-64). */
+tern_ipv6_addr_t ll_of(unsigned i);
+
+/** Is node @p i's preferred parent node @p parent? */
+bool parent_is(unsigned i, unsigned parent);
+
+/** Storing root: a /128 route to every node's global address in RPL's table. */
+bool root_routes_all(void);
+
+#if TERN_CONF_RPL_NS_LINKS > 0
+/** Non-storing root: a link for every node's global address. */
+bool root_links_all(void);
+#endif
+
 #endif /* RPL_MESH_H */

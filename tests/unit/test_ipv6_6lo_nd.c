@@ -1099,6 +1099,96 @@ static void test_rs__backoff_to_60s_until_ra_then_unicast_refresh(void **state)
 
 /* ------------------------------------------------------------ shell */
 
+/* ------------------------------------------------------------ timer */
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return (a < b) ? a : b;
+}
+
+/* The earliest expiry in the tables, scanned from their entries. */
+static uint64_t tables_exact(const tern_ipv6_t *ip)
+{
+    uint64_t next = min_u64(tern_fib_next_deadline(&ip->fib), tern_dcache_next_deadline(&ip->dcache));
+    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
+        const tern_ipv6_if_t *ipif = &ip->ifs[i];
+        if (ipif->netif == NULL) {
+            continue;
+        }
+        next = min_u64(next, min_u64(tern_nc_next_deadline(&ipif->nc), tern_ipv6_addrs_next_deadline(&ipif->addrs)));
+        const tern_ipv6_6lo_t *lp = &ipif->lowpan;
+        if (!lp->enabled) {
+            continue;
+        }
+        for (size_t k = 0; k < TERN_CONF_IPV6_6LO_BINDINGS; k++) {
+            if (lp->bindings[k].state != TERN_IPV6_6LO_BIND_FREE) {
+                next = min_u64(next, lp->bindings[k].deadline_us);
+            }
+        }
+        for (size_t k = 0; k < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE; k++) {
+            if (lp->regs[k].used) {
+                next = min_u64(next, lp->regs[k].expires_us);
+            }
+        }
+        for (size_t k = 0; k < TERN_CONF_IPV6_6LO_CONTEXTS; k++) {
+            if (lp->contexts[k].used) {
+                next = min_u64(next, lp->contexts[k].expires_us);
+            }
+        }
+        if (lp->border.valid) {
+            next = min_u64(next, lp->border.expires_us);
+        }
+    }
+    return next;
+}
+
+/* The IPv6 module scans its tables only when one of them changed (ipv6.c
+ * reschedule()): its timer must still never be armed after an expiry. */
+static void assert_timer_before_table_expiry(void)
+{
+    for (unsigned i = 0; i < nnodes; i++) {
+        const tern_ipv6_t *ip = &nodes[i].ip;
+        assert_true(ip->timer_at <= ip->tables_at_us);
+        assert_true(ip->tables_at_us <= tables_exact(ip));
+    }
+}
+
+/* run_for(), checking after every message handled (before a timer due at the
+ * same time can rescan). */
+static void step_for(uint64_t us)
+{
+    uint64_t end = clock_v.now + us;
+    for (;;) {
+        while (tern_loop_step(&loop) != 0) {
+            assert_timer_before_table_expiry();
+        }
+        if (clock_v.now >= end) {
+            return;
+        }
+        uint64_t next = tern_timerq_next(&loop.base.timers);
+        tern_vclock_advance_to(&clock_v, (next < end) ? next : end);
+    }
+}
+
+static void test_timer__armed_before_every_table_expiry(void **state)
+{
+    (void)state;
+    /* While RS/RA, DAD, registrations, contexts and the ABRO settle. */
+    step_for(5 * SEC);
+    assert_int_equal(addr_state(H1, GLOBAL[1]), TERN_IPV6_ADDR_PREFERRED);
+    assert_int_equal(addr_state(H2, GLOBAL[2]), TERN_IPV6_ADDR_PREFERRED);
+    /* Traffic: packets sent and received leave the scan to the tables' counters. */
+    for (unsigned k = 0; k < 5; k++) {
+        send_echo(H1, GLOBAL[2]);
+        step_for(10 * MS);
+        send_echo(H2, LL[0]);
+        step_for(10 * MS);
+    }
+    /* Past the registrations' refresh (90 % of 15 min) and the contexts' and ABRO's lifetimes. */
+    step_for(40 * 60 * SEC);
+    assert_int_equal(addr_state(H1, GLOBAL[1]), TERN_IPV6_ADDR_PREFERRED);
+}
+
 static char out[4096];
 static size_t out_len;
 
@@ -1164,6 +1254,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shell__nib_reg_and_nib_ctx_on_router_and_host, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_rs__backoff_to_60s_until_ra_then_unicast_refresh, setup2_hosts,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_timer__armed_before_every_table_expiry, setup3, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,7 +29,9 @@
 
 #include "harness.h"
 #include "sink.h"
+#include "tern/ipv6/fib.h"
 #include "tern/ipv6/ipv6.h"
+#include "tern/ipv6/rpi.h"
 #include "tern/ipv6/srh.h"
 #include "tern/netapi.h"
 #include "tern/netdev/test.h"
@@ -39,6 +41,7 @@
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/ndp.h"
+#include "tern/wire/rpl_hbh.h"
 
 #define MS 1000u
 #define SEC 1000000u
@@ -587,6 +590,233 @@ static void test_tunnel_forward__one_hop_route_and_unknown_destination_not_tunne
     set_provider(false);
 }
 
+/* ------------------------------------------------------------ RPL root (rpi.c) */
+
+/* The RPL data-plane state of a root of rank 256 on if2 (instance 1, option 0x63), in @p storing mode or not. */
+static void set_root_state(bool storing)
+{
+    tern_ipv6_rpl_state_t st;
+    memset(&st, 0, sizeof(st));
+    st.if_index[0] = links[1].netif.index;
+    st.rank = 256;
+    st.min_hop_rank_increase = 256;
+    st.instance_id = 1;
+    st.option_type = TERN_RPL_HBH_OPT_TYPE;
+    st.running = true;
+    st.joined = true;
+    st.root = true;
+    st.storing = storing;
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st)), (int)sizeof(st));
+}
+
+/* A route on if2 to @p prefix / @p len via @p via, learnt from RPL (origin TERN_FIB_ROUTING) or static. */
+static void add_route(const char *prefix, uint8_t len, const char *via, uint8_t origin)
+{
+    tern_ipv6_route_config_t r = { .prefix = A(prefix), .next_hop = A(via), .prefix_len = len, .origin = origin,
+                                   .lifetime_s = (origin == TERN_FIB_ROUTING) ? 300u : 0u };
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ROUTE_ADD, links[1].netif.index, &r, sizeof(r)),
+                     (int)sizeof(r));
+}
+
+/*
+ * RFC 9008 §7.1.2: a storing root encapsulates a packet from outside the RPL
+ * domain (if1) for a DAO target (a /128 route from RPL on if2): outer header
+ * to the target with the RPI, no Source Routing Header, sent to the DAO
+ * route's next hop; the inner packet's hop limit decremented.
+ */
+static void test_tunnel_forward__storing_root_encapsulates_with_rpi_golden_bytes(void **state)
+{
+    (void)state;
+    set_root_state(true);
+    add_route("2001:db8:2::c", 128, "2001:db8:2::a", TERN_FIB_ROUTING);
+    uint8_t inner[256];
+    uint8_t pkt[256];
+    size_t ilen = build_echo(inner, "2001:db8:1::100", "2001:db8:2::c", 64, 8);
+    memcpy(pkt, inner, ilen);
+    receive(0, pkt, ilen);
+    assert_int_equal(links[0].nsent, 0);
+    assert_int_equal(links[1].nsent, 1);
+    /* Outer header: payload 8 (RPI) + 56 (inner), next header Hop-by-Hop,
+     * hop limit 64, from our if2 address to the target itself. */
+    static const uint8_t outer[40 + 8] = {
+        0x60, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x40,
+        0x20, 0x01, 0x0d, 0xb8, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+        0x20, 0x01, 0x0d, 0xb8, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0c,
+        /* Hop-by-Hop (RFC 6553 §3): next header 41, length 0, option 0x63 of
+         * 4 octets: O (down), instance 1, SenderRank 256. */
+        0x29, 0x00, 0x63, 0x04, 0x80, 0x01, 0x01, 0x00,
+    };
+    assert_int_equal(links[1].sent_len[0], sizeof(outer) + ilen);
+    assert_memory_equal(links[1].sent[0], outer, sizeof(outer));
+    inner[7] = 63;
+    assert_memory_equal(links[1].sent[0] + sizeof(outer), inner, ilen);
+    /* To the DAO route's next hop (its link address, from its NS in setup). */
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_RPI_ADDED], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_SRH_INSERTED], 0);
+    assert_int_equal(ip.counters[TERN_IPV6_FWD_PACKETS], 1);
+}
+
+/*
+ * What a storing root does not tunnel: a target that is the next hop itself
+ * (a neighbor), a destination reached by a prefix route (not known to be
+ * RPL-aware, RFC 9008 §7.1.4), and packets from the mesh (they carry their
+ * own RPI): forwarded as they are.
+ */
+static void test_tunnel_forward__storing_root_neighbor_prefix_and_mesh_not_tunnelled(void **state)
+{
+    (void)state;
+    set_root_state(true);
+    add_route("2001:db8:2::a", 128, "2001:db8:2::a", TERN_FIB_ROUTING);
+    add_route("2001:db8:7::", 64, "2001:db8:2::a", TERN_FIB_ROUTING);
+    add_route("2001:db8:2::c", 128, "2001:db8:2::a", TERN_FIB_ROUTING);
+    uint8_t pkt[256];
+    size_t len = build_echo(pkt, "2001:db8:1::100", "2001:db8:2::a", 64, 8);
+    receive(0, pkt, len);
+    len = build_echo(pkt, "2001:db8:1::100", "2001:db8:7::5", 64, 8);
+    receive(0, pkt, len);
+    len = build_echo(pkt, "2001:db8:2::d", "2001:db8:2::c", 64, 8);
+    receive(1, pkt, len);
+    assert_int_equal(links[1].nsent, 3);
+    for (unsigned k = 0; k < 3; k++) {
+        assert_int_equal(links[1].sent_len[k], len);
+        assert_int_equal(links[1].sent[k][6], TERN_IPV6_NH_ICMPV6);
+        assert_int_equal(links[1].sent[k][7], 63);
+    }
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 0);
+    assert_int_equal(ip.counters[TERN_IPV6_RPI_ADDED], 0);
+    assert_int_equal(ip.counters[TERN_IPV6_FWD_PACKETS], 3);
+}
+
+/* A packet from the mesh (if2) for ::c with an RPI of @p flags, instance @p instance and SenderRank @p rank. */
+static size_t build_mesh_echo(uint8_t *out, uint8_t flags, uint8_t instance, uint16_t rank)
+{
+    uint8_t tmp[256];
+    size_t len = build_echo(tmp, "2001:db8:2::e", "2001:db8:2::c", 64, 8);
+    memcpy(out, tmp, 40);
+    const uint8_t hbh[8] = { TERN_IPV6_NH_ICMPV6, 0, 0x63, 4, flags, instance, (uint8_t)(rank >> 8), (uint8_t)rank };
+    memcpy(out + 40, hbh, 8);
+    memcpy(out + 48, tmp + 40, len - 40);
+    out[4] = 0;
+    out[5] = (uint8_t)(len - 40 + 8);
+    out[6] = TERN_IPV6_NH_HOP_BY_HOP;
+    return len + 8;
+}
+
+/*
+ * Non-storing: a packet from one mesh node to another goes up to the root,
+ * then down in the root's tunnel. The root checks the RPI the packet came
+ * with (RFC 6550 §11.2.2) before it tunnels it: consistent, it becomes the
+ * root's (O set, SenderRank 256) in the inner packet; the outer packet gets
+ * its own; a rank inconsistency sets R, a second one drops the packet, an
+ * unknown instance is dropped.
+ */
+static void test_tunnel_forward__nonstoring_root_checks_the_rpi_of_mesh_packets(void **state)
+{
+    (void)state;
+    set_root_state(false);
+    set_provider(true);
+    static uint8_t pkt[256];
+    static uint8_t want[256];
+    /* Up from a node of rank 512 (O clear): consistent. */
+    size_t len = build_mesh_echo(pkt, 0x00, 1, 512);
+    memcpy(want, pkt, len);
+    receive(1, pkt, len);
+    assert_int_equal(links[1].nsent, 1);
+    const uint8_t *b = links[1].sent[0];
+    /* Outer header, outer RPI (O, rank 256, naming the SRH), SRH (16), inner packet. */
+    assert_int_equal(links[1].sent_len[0], 40 + 8 + 16 + len);
+    assert_int_equal(b[6], TERN_IPV6_NH_HOP_BY_HOP);
+    static const uint8_t outer_rpi[8] = { TERN_IPV6_NH_ROUTING, 0x00, 0x63, 0x04, 0x80, 0x01, 0x01, 0x00 };
+    assert_memory_equal(b + 40, outer_rpi, 8);
+    assert_int_equal(b[48], TERN_IPV6_NH_IPV6);
+    /* Inner: hop limit 63, RPI with O set and SenderRank 256. */
+    want[7] = 63;
+    want[44] = 0x80;
+    want[46] = 0x01;
+    want[47] = 0x00;
+    assert_memory_equal(b + 64, want, len);
+    assert_int_equal(ip.counters[TERN_IPV6_RPI_FORWARDED], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_RPI_RANK_ERROR], 0);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 1);
+    /* Up from a sender of lower rank than the root's (DAGRank 0 < 1): R set, still tunnelled. */
+    clear_sent();
+    len = build_mesh_echo(pkt, 0x00, 1, 128);
+    receive(1, pkt, len);
+    assert_int_equal(links[1].nsent, 1);
+    assert_int_equal(links[1].sent[0][64 + 44], 0xc0);
+    assert_int_equal(ip.counters[TERN_IPV6_RPI_RANK_ERROR], 1);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 2);
+    /* With R already set: the second inconsistency, dropped. */
+    clear_sent();
+    receive(1, pkt, build_mesh_echo(pkt, 0x40, 1, 128));
+    assert_int_equal(ip.counters[TERN_IPV6_RPI_DROPPED_RANK], 1);
+    /* Another instance: dropped. */
+    receive(1, pkt, build_mesh_echo(pkt, 0x00, 2, 512));
+    assert_int_equal(ip.counters[TERN_IPV6_RPI_UNKNOWN_INSTANCE], 1);
+    assert_int_equal(links[0].nsent + links[1].nsent, 0);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 2);
+    set_provider(false);
+}
+
+/* ------------------------------------------------------------ errors (RFC 2473 §8.2) */
+
+/* An ICMPv6 error of @p type / @p code from 2001:db8:2::a to us quoting @p invoking (@p len bytes, at most 1232). */
+static size_t build_error(uint8_t *out, uint8_t type, uint8_t code, const uint8_t *invoking, size_t len)
+{
+    static uint8_t msg[1280];
+    memset(msg, 0, 8);
+    msg[0] = type;
+    msg[1] = code;
+    memcpy(msg + 8, invoking, len);
+    return build_icmp(out, "2001:db8:2::a", "2001:db8:2::1", 64, msg, 8 + len);
+}
+
+/*
+ * A router in the tunnel answers the tunnel packet with Time Exceeded: the
+ * root sends Destination Unreachable code 3 to the original source, quoting
+ * the original packet (as it went into the tunnel, hop limit 63). Errors
+ * about packets that are not our tunnel packets are not relayed.
+ */
+static void test_tunnel_error__time_exceeded_in_the_tunnel_relayed_to_the_inner_source(void **state)
+{
+    (void)state;
+    set_root_state(false);
+    set_provider(true);
+    static uint8_t inner[256];
+    static uint8_t tunnel[512];
+    static uint8_t pkt[1600];
+    size_t ilen = build_echo(inner, "2001:db8:1::100", "2001:db8:2::c", 64, 8);
+    memcpy(pkt, inner, ilen);
+    receive(0, pkt, ilen);
+    assert_int_equal(links[1].nsent, 1);
+    size_t tlen = links[1].sent_len[0];
+    memcpy(tunnel, links[1].sent[0], tlen);
+    clear_sent();
+    receive(1, pkt, build_error(pkt, TERN_ICMPV6_TIME_EXCEEDED, 0, tunnel, tlen));
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ERROR_RELAYED], 1);
+    assert_int_equal(links[1].nsent, 0);
+    assert_int_equal(links[0].nsent, 1);
+    tern_ipv6_repr_t h;
+    assert_int_equal(sent_icmp(0, 0, &h), TERN_ICMPV6_DST_UNREACH);
+    assert_int_equal(links[0].sent[0][41], TERN_ICMPV6_DST_UNREACH_ADDR);
+    tern_ipv6_addr_t src = A("2001:db8:1::100");
+    assert_true(tern_ipv6_addr_equal(&h.dst, &src));
+    assert_int_equal(links[0].sent_len[0], 40 + 8 + ilen);
+    inner[7] = 63;
+    assert_memory_equal(links[0].sent[0] + 48, inner, ilen);
+    /* The same error quoting the original packet (not a tunnel packet of ours): not relayed. */
+    clear_sent();
+    receive(1, pkt, build_error(pkt, TERN_ICMPV6_TIME_EXCEEDED, 0, inner, ilen));
+    /* Quoting our tunnel packet cut short inside the inner header: not relayed. */
+    receive(1, pkt, build_error(pkt, TERN_ICMPV6_DST_UNREACH, 3, tunnel, tlen - ilen + 20));
+    /* Packet Too Big: lowers the path MTU, not relayed. */
+    receive(1, pkt, build_error(pkt, TERN_ICMPV6_PACKET_TOO_BIG, 0, tunnel, tlen));
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ERROR_RELAYED], 1);
+    assert_int_equal(links[0].nsent + links[1].nsent, 0);
+    set_provider(false);
+}
+
 /* ------------------------------------------------------------ other interface */
 
 static void test_router__delivers_for_an_address_of_another_interface(void **state)
@@ -636,6 +866,10 @@ int main(void)
         T(test_tunnel_forward__above_1280_packet_too_big),
         T(test_tunnel_forward__up_to_1280_tunnel_packet_fragmented),
         T(test_tunnel_forward__one_hop_route_and_unknown_destination_not_tunnelled),
+        T(test_tunnel_forward__storing_root_encapsulates_with_rpi_golden_bytes),
+        T(test_tunnel_forward__storing_root_neighbor_prefix_and_mesh_not_tunnelled),
+        T(test_tunnel_forward__nonstoring_root_checks_the_rpi_of_mesh_packets),
+        T(test_tunnel_error__time_exceeded_in_the_tunnel_relayed_to_the_inner_source),
         T(test_router__delivers_for_an_address_of_another_interface),
     };
 #undef T

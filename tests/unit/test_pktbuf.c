@@ -723,6 +723,63 @@ static void test_pktbuf_mark__shared(void **state)
     tern_pktbuf_release(&f->pb, pkt);
 }
 
+static void test_pktbuf_trim_front__unaligned_frees_whole_units_before_payload(void **state)
+{
+    fixture_t *f = *state;
+    tern_pkt_t *pkt = add_pattern(f, NULL, 100, 9, TERN_NETTYPE_UNDEF);
+    uint8_t *data = pkt->data;
+    size_t before = used(f);
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 21), 0);
+    assert_ptr_equal(pkt->data, data + 21);
+    assert_int_equal(pkt->size, 79);
+    assert_null(pkt->next);
+    assert_pattern(pkt->data, 79, (uint8_t)(9 + 21 * 7));
+    /* [0, 16) freed; the payload keeps [16, 104) */
+    assert_int_equal(used(f), before - 16);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    /* again, from an unaligned start to an aligned split point (32): [16, 32) freed */
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 11), 0);
+    assert_ptr_equal(pkt->data, data + 32);
+    assert_int_equal(used(f), before - 32);
+    assert_pattern(pkt->data, 68, (uint8_t)(9 + 32 * 7));
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    tern_pktbuf_release(&f->pb, pkt);
+    assert_int_equal(used(f), 0);
+}
+
+static void test_pktbuf_trim_front__same_as_mark_then_remove(void **state)
+{
+    fixture_t *f = *state;
+    tern_pkt_t *a = add_pattern(f, NULL, 60, 3, TERN_NETTYPE_UNDEF);
+    tern_pkt_t *hdr = tern_pktbuf_mark(&f->pb, a, 13, TERN_NETTYPE_IEEE802154);
+    assert_non_null(hdr);
+    a = tern_pktbuf_remove_snip(&f->pb, a, hdr);
+    size_t marked = used(f);
+    tern_pktbuf_release(&f->pb, a);
+    tern_pkt_t *b = add_pattern(f, NULL, 60, 3, TERN_NETTYPE_UNDEF);
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, b, 13), 0);
+    assert_int_equal(used(f), marked);
+    assert_int_equal(b->size, 47);
+    assert_pattern(b->data, 47, (uint8_t)(3 + 13 * 7));
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    tern_pktbuf_release(&f->pb, b);
+}
+
+static void test_pktbuf_trim_front__invalid_NULL_shared(void **state)
+{
+    fixture_t *f = *state;
+    tern_pkt_t *pkt = add_pattern(f, NULL, 20, 1, TERN_NETTYPE_UNDEF);
+    assert_int_equal(tern_pktbuf_trim_front(NULL, pkt, 8), -EINVAL);
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, NULL, 8), -EINVAL);
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 0), -EINVAL);
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 20), -EINVAL);
+    assert_int_equal(tern_pktbuf_hold(&f->pb, pkt, 1), 0);
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 8), -EINVAL);
+    assert_int_equal(pkt->size, 20);
+    tern_pktbuf_release(&f->pb, pkt);
+    tern_pktbuf_release(&f->pb, pkt);
+}
+
 static void test_pktbuf_mark__exhaustion(void **state)
 {
     fixture_t *f = *state;
@@ -1661,6 +1718,9 @@ int main(void)
         T(test_pktbuf_mark__shared),
         T(test_pktbuf_mark__exhaustion),
         T(test_pktbuf_mark__exhaustion_after_descriptor),
+        T(test_pktbuf_trim_front__unaligned_frees_whole_units_before_payload),
+        T(test_pktbuf_trim_front__same_as_mark_then_remove),
+        T(test_pktbuf_trim_front__invalid_NULL_shared),
         T(test_pktbuf_start_write__single_user_same_pointer),
         T(test_pktbuf_start_write__private_head_shared_tail),
         T(test_pktbuf_start_write__empty_shared_snip),

@@ -47,26 +47,6 @@ static void start_rpl(unsigned leaf)
     start_rpl_mop(leaf, TERN_RPL_MOP_STORING);
 }
 
-/* The root has a /128 route to every node's global address. */
-static bool root_routes_all(void)
-{
-    for (unsigned i = 1; i < node_count; i++) {
-        tern_ipv6_addr_t g;
-        if (!has_global(i, &g)) {
-            return false;
-        }
-        bool found = false;
-        for (size_t k = 0; k < TERN_CONF_RPL_ROUTES && !found; k++) {
-            const tern_rpl_route_t *r = &nodes[0].rpl.routes[k];
-            found = r->used && r->prefix_len == 128 && tern_ipv6_addr_equal(&r->target, &g);
-        }
-        if (!found) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* ------------------------------------------------------------ tests */
 
 static int setup_line(void **state)
@@ -272,14 +252,6 @@ static void test_grid3x3__joins_and_survives_middle_removal(void **state)
 
 /* ------------------------------------------------------------ storing-mode repair (RFC 6550 §9.2.2, §9.6, §9.8) */
 
-/* Node @p i's link-local address. */
-static tern_ipv6_addr_t ll_of(unsigned i)
-{
-    tern_ipv6_addr_t a = { { 0xfe, 0x80 } };
-    assert_int_equal(tern_ipv6_iid_from_l2addr(&a, nodes[i].eui, 8), 0);
-    return a;
-}
-
 /* Node @p at's downward route to node @p target's global address, or NULL. */
 static const tern_rpl_route_t *route_to(unsigned at, unsigned target)
 {
@@ -294,14 +266,6 @@ static const tern_rpl_route_t *route_to(unsigned at, unsigned target)
         }
     }
     return NULL;
-}
-
-/* Is node @p i's preferred parent node @p parent? */
-static bool parent_is(unsigned i, unsigned parent)
-{
-    const tern_rpl_t *r = &nodes[i].rpl;
-    tern_ipv6_addr_t ll = ll_of(parent);
-    return r->joined && r->preferred >= 0 && tern_ipv6_addr_equal(&r->parents[r->preferred].addr, &ll);
 }
 
 /* A diamond with a tail: root 0; 1 and 2 below it; 3 hears both; 4 below 3; 5 below 4. */

@@ -14,7 +14,8 @@
  * its far corner is reached by source routing, also after the middle node
  * is removed. A border router (the root with a test device as its Ethernet
  * side) tunnels a host's packets to node 4, also 1280-byte ones in a
- * fragmented tunnel packet (RFC 2473 §7.1).
+ * fragmented tunnel packet (RFC 2473 §7.1); the same border router rooting
+ * in storing mode tunnels them with an RPI and no SRH (RFC 9008 §7.1.2).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -51,26 +52,6 @@
 static void start_rpl(unsigned leaf)
 {
     start_rpl_mop(leaf, TERN_RPL_MOP_NON_STORING);
-}
-
-/* The root's non-storing table has a link for every node's global address. */
-static bool root_links_all(void)
-{
-    for (unsigned i = 1; i < node_count; i++) {
-        tern_ipv6_addr_t g;
-        if (!has_global(i, &g)) {
-            return false;
-        }
-        bool found = false;
-        for (size_t k = 0; k < TERN_CONF_RPL_NS_LINKS && !found; k++) {
-            const tern_rpl_ns_link_t *l = &nodes[0].rpl.ns_links[k];
-            found = l->used && tern_ipv6_addr_equal(&l->target, &g);
-        }
-        if (!found) {
-            return false;
-        }
-    }
-    return true;
 }
 
 /* The global address with the interface identifier of node @p i (SLAAC from the root's /64). */
@@ -376,9 +357,8 @@ static size_t eth_build(uint8_t *out, const tern_ipv6_addr_t *src, const tern_ip
     return TERN_IPV6_HDR_LEN + len;
 }
 
-static int setup_line4_br(void **state)
+static int setup_line4_br_mop(uint8_t mop)
 {
-    (void)state;
     network_setup(4);
     for (unsigned i = 0; i + 1 < 4; i++) {
         assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
@@ -396,12 +376,24 @@ static int setup_line4_br(void **state)
                                     TERN_NETTYPE_IPV6),
                      0);
     assert_int_equal(tern_ipv6_netif_enable(&nodes[0].ip, &eth_netif), 0);
-    start_rpl(3); /* node 4, at the end of the line, is a leaf */
+    start_rpl_mop(3, mop); /* node 4, at the end of the line, is a leaf */
     tern_ipv6_addr_config_t cfg = { .addr = eth_addr(1), .prefix_len = 64 };
     assert_int_equal(tern_netapi_set(&nodes[0].ip.module, TERN_NETOPT_IPV6_ADDR_ADD, eth_netif.index, &cfg,
                                      sizeof(cfg)),
                      (int)sizeof(cfg));
     return 0;
+}
+
+static int setup_line4_br(void **state)
+{
+    (void)state;
+    return setup_line4_br_mop(TERN_RPL_MOP_NON_STORING);
+}
+
+static int setup_line4_br_storing(void **state)
+{
+    (void)state;
+    return setup_line4_br_mop(TERN_RPL_MOP_STORING);
 }
 
 /* The UDP datagram with @p data that eth0 sent from @p src to the host, if any. */
@@ -496,6 +488,82 @@ static void test_border_router__line4_nonstoring_host_reaches_the_last_node_by_t
     }
     assert_true(replied);
     assert_int_equal(nodes[0].ip.counters[TERN_IPV6_RX_OTHER_IF], 1);
+}
+
+/* The storing root has a DAO route (a /128 from RPL) to node 4's global address. */
+static bool root_routes_node4(void)
+{
+    tern_ipv6_addr_t g4 = global_of(3);
+    const tern_fib_route_t *r = tern_fib_lookup(&nodes[0].ip.fib, &g4, clock_v.now);
+    return r != NULL && r->len == 128u && r->origin == TERN_FIB_ROUTING;
+}
+
+/*
+ * Storing mode (RFC 9008 §7.1.2): the root encapsulates the host's packet
+ * for node 4 with an RPI (outer header to node 4, no Source Routing
+ * Header); nodes 2 and 3 route the outer packet by their DAO routes and
+ * check the RPI; node 4 decapsulates. Its answer goes up with its own RPI,
+ * checked by nodes 3 and 2, and the root removes it on the Ethernet side.
+ */
+static void test_border_router__line4_storing_host_reaches_the_last_node_by_tunnel_with_rpi(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    assert_true(wait_for(root_routes_node4, 60 * SEC) != UINT64_MAX);
+    tern_ipv6_addr_t host = eth_addr(0x64);
+    tern_ipv6_addr_t root_eth = eth_addr(1);
+    uint8_t opt[8];
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = HOST_MAC, .addr_len = 6 };
+    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
+    tern_ndp_ns_repr_t ns = { .target = root_eth, .options = opt, .options_len = (size_t)olen };
+    uint8_t msg[64];
+    int n = tern_ndp_ns_emit(&ns, msg, sizeof(msg));
+    assert_true(n > 0);
+    uint8_t pkt[256];
+    tern_ipv6_addr_t solicited;
+    tern_ipv6_addr_solicited_node(&solicited, &root_eth);
+    size_t len = eth_build(pkt, &host, &solicited, TERN_ICMPV6_NEXT_HEADER, msg, (size_t)n, 2);
+    pkt[7] = 255; /* RFC 4861 §7.1.1 */
+    eth_inject(pkt, len);
+    static const uint8_t data[] = "storing mode, with an RPI";
+    uint8_t udp[8 + sizeof(data)];
+    udp[0] = 0xc3;
+    udp[1] = 0x50;
+    udp[2] = (uint8_t)(PORT >> 8);
+    udp[3] = (uint8_t)PORT;
+    udp[4] = 0;
+    udp[5] = (uint8_t)sizeof(udp);
+    memcpy(&udp[8], data, sizeof(data));
+    tern_ipv6_addr_t g4 = global_of(3);
+    uint8_t hop = 0;
+    bool back = false;
+    for (unsigned tries = 0; tries < 30 && !back; tries++) {
+        eth_nsent = 0;
+        eth_inject(pkt, eth_build(pkt, &host, &g4, TERN_IPV6_NH_UDP, udp, sizeof(udp), 6));
+        for (unsigned k = 0; k < 50 && !back; k++) {
+            run_for(100 * MS);
+            back = eth_sent_udp(&g4, data, sizeof(data), &hop);
+        }
+    }
+    assert_true(back);
+    assert_int_equal(hop, 64 - 3);
+    /* Down: encapsulated with the RPI at the root, no SRH; checked by nodes 2 and 3; decapsulated by node 4. */
+    assert_true(nodes[0].ip.counters[TERN_IPV6_TUN_ENCAP] >= 1u);
+    assert_true(nodes[0].ip.counters[TERN_IPV6_RPI_ADDED] >= 1u);
+    assert_int_equal(nodes[0].ip.counters[TERN_IPV6_SRH_INSERTED], 0);
+    assert_true(nodes[3].ip.counters[TERN_IPV6_TUN_DECAP] >= 1u);
+    /* Each router checked the option down (the tunnel) and up (the answer). */
+    assert_true(nodes[1].ip.counters[TERN_IPV6_RPI_FORWARDED] >= 2u);
+    assert_true(nodes[2].ip.counters[TERN_IPV6_RPI_FORWARDED] >= 2u);
+    /* Out of the RPL domain without it (RFC 9008 §7). */
+    assert_true(nodes[0].ip.counters[TERN_IPV6_RPI_REMOVED] >= 1u);
+    for (unsigned i = 0; i < 4; i++) {
+        assert_int_equal(nodes[i].ip.counters[TERN_IPV6_TUN_MALFORMED], 0);
+        assert_int_equal(nodes[i].ip.counters[TERN_IPV6_RPI_RANK_ERROR], 0);
+        assert_int_equal(nodes[i].ip.counters[TERN_IPV6_RPI_FORWARDING_ERROR], 0);
+        assert_int_equal(nodes[i].ip.counters[TERN_IPV6_RPI_UNKNOWN_INSTANCE], 0);
+    }
+    assert_int_equal(nodes[0].ip.counters[TERN_IPV6_FWD_NO_ROUTE], 0);
 }
 
 #if TERN_CONF_IPV6_FRAG /* without IPv6 fragmentation such a packet gets Packet Too Big (tunnel.c) */
@@ -594,6 +662,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_border_router__line4_nonstoring_host_reaches_the_last_node_by_tunnel,
                                         setup_line4_br, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_border_router__line4_storing_host_reaches_the_last_node_by_tunnel_with_rpi, setup_line4_br_storing,
+            teardown),
 #if TERN_CONF_IPV6_FRAG
         cmocka_unit_test_setup_teardown(
             test_border_router__line4_nonstoring_1280_bytes_reach_the_last_node_in_fragments, setup_line4_br,

@@ -31,61 +31,7 @@
 #include "tern/netapi.h"
 #include "tern/rpl/rpl.h"
 
-/* Storing root: a /128 route to every node's global address. */
-static bool root_routes_all(void)
-{
-    for (unsigned i = 1; i < node_count; i++) {
-        tern_ipv6_addr_t g;
-        if (!has_global(i, &g)) {
-            return false;
-        }
-        bool found = false;
-        for (size_t k = 0; k < TERN_CONF_RPL_ROUTES && !found; k++) {
-            const tern_rpl_route_t *r = &nodes[0].rpl.routes[k];
-            found = r->used && r->prefix_len == 128 && tern_ipv6_addr_equal(&r->target, &g);
-        }
-        if (!found) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* ------------------------------------------------------------ helpers */
-
-static tern_ipv6_addr_t ll_of(unsigned i)
-{
-    tern_ipv6_addr_t a = { { 0xfe, 0x80 } };
-    assert_int_equal(tern_ipv6_iid_from_l2addr(&a, nodes[i].eui, 8), 0);
-    return a;
-}
-
-static bool parent_is(unsigned i, unsigned parent)
-{
-    const tern_rpl_t *r = &nodes[i].rpl;
-    tern_ipv6_addr_t ll = ll_of(parent);
-    return r->joined && r->preferred >= 0 && tern_ipv6_addr_equal(&r->parents[r->preferred].addr, &ll);
-}
-
-/* Non-storing root: a link for every node's global address. */
-static bool root_links_all(void)
-{
-    for (unsigned i = 1; i < node_count; i++) {
-        tern_ipv6_addr_t g;
-        if (!has_global(i, &g)) {
-            return false;
-        }
-        bool found = false;
-        for (size_t k = 0; k < TERN_CONF_RPL_NS_LINKS && !found; k++) {
-            const tern_rpl_ns_link_t *l = &nodes[0].rpl.ns_links[k];
-            found = l->used && tern_ipv6_addr_equal(&l->target, &g);
-        }
-        if (!found) {
-            return false;
-        }
-    }
-    return true;
-}
 
 /* A static route on node @p at: @p dst/128 via node @p via's link-local address. */
 static void route_via(unsigned at, const tern_ipv6_addr_t *dst, unsigned via)
@@ -296,6 +242,43 @@ static void test_line3__forwarding_error_removes_stale_routes(void **state)
     assert_int_equal(sum_ipc(TERN_IPV6_FWD_HOP_LIMIT), 0);
 }
 
+/*
+ * A loop of two preferred parents (the count-to-infinity case, RFC 6550
+ * §8.2.2.4): node 1 is node 2's preferred parent and, here by hand, believes
+ * node 2 to be its own (its data-plane state says so) and routes
+ * 2001:db8::77 through it. Node 1 sends a packet for it to node 2 marked
+ * up. Node 2 gets a packet going up from its own preferred
+ * parent: node 1 routes up through node 2, so it is in node 2's sub-DODAG
+ * (§8.2.1). Node 2 drops the packet (rpi_dropped_loop) and its RPL drops
+ * node 1 from the parent set (rpi_parent_loops), which leaves it without a
+ * parent on this line: local repair, until node 1's next DIO.
+ */
+static void test_line3__packet_up_from_the_preferred_parent_drops_that_parent(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    assert_true(wait_for(root_routes_all, 60 * SEC) != UINT64_MAX);
+    assert_true(reach(2, 30));
+    assert_true(parent_is(2, 1));
+    tern_ipv6_addr_t x = prefix_addr(0x77);
+    route_via(1, &x, 2);
+    nodes[1].ip.rpl.parent = ll_of(2); /* until node 1's RPL pushes its state again */
+    uint32_t lost = nodes[2].rpl.counters[TERN_RPL_PARENT_LOST];
+    static const uint8_t data[4] = "loop";
+    tern_sock_udp_ep_t remote = { .addr = x, .port = PORT };
+    assert_int_equal(tern_sock_udp_send(&nodes[1].sock, data, sizeof(data), &remote), (int)sizeof(data));
+    run_for(300 * MS);
+    assert_int_equal(ipc(2, TERN_IPV6_RPI_DROPPED_LOOP), 1);
+    assert_int_equal(ipc(2, TERN_IPV6_FWD_PACKETS), 0);
+    assert_int_equal(nodes[2].rpl.counters[TERN_RPL_RPI_PARENT_LOOPS], 1);
+    assert_int_equal(nodes[2].rpl.counters[TERN_RPL_PARENT_LOST], lost + 1u);
+    assert_false(parent_is(2, 1));
+    assert_int_equal(sum_ipc(TERN_IPV6_FWD_HOP_LIMIT), 0);
+    /* Node 1's next DIO brings it back as node 2's parent. */
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    assert_true(parent_is(2, 1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +286,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_line5_non_storing__udp_end_to_end_with_rpi, setup_line_non_storing,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_diamond__hand_made_loop_detected_and_dropped, setup_diamond, teardown),
+        cmocka_unit_test_setup_teardown(test_line3__packet_up_from_the_preferred_parent_drops_that_parent, setup_line3,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_line3__forwarding_error_removes_stale_routes, setup_line3, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

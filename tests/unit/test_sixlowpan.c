@@ -970,6 +970,42 @@ static void test_send__multicast_to_broadcast(void **state)
     assert_memory_equal(sniffer.last, datagram, len);
 }
 
+/* Headers that compress to more than a frame holds, in a datagram short
+ * enough that the one compressor run goes into the scratch (frag.c: the run
+ * stops at -ENOBUFS there): uncompressed in the FRAG1 (0x41), delivered whole. */
+static void test_send__headers_compressed_longer_than_a_frame_go_uncompressed(void **state)
+{
+    (void)state;
+    sniffer_add(&nodes[1]);
+    node_t *n = &nodes[0];
+    /* IPv6 + a Destination Options header of 200 bytes (one unknown option
+     * to skip), UDP, 20 bytes: 268 bytes, 116 left in the scratch. */
+    uint8_t datagram[268];
+    memset(datagram, 0, sizeof(datagram));
+    tern_ipv6_repr_t h = { .payload_len = 200u + 8u + 20u, .next_header = 60, .hop_limit = 64 };
+    assert_int_equal(tern_ipv6_addr_from_str(&h.src, "fe80::12:4b00:0:1", 17), 0);
+    assert_int_equal(tern_ipv6_addr_from_str(&h.dst, "fe80::12:4b00:0:2", 17), 0);
+    assert_int_equal(tern_ipv6_emit(&h, datagram, 40), 40);
+    datagram[40] = 17; /* next header UDP */
+    datagram[41] = 24; /* (24 + 1) * 8 = 200 bytes */
+    datagram[42] = 0x1E;
+    datagram[43] = 196;
+    memset(datagram + 44, 0x33, 196);
+    datagram[240] = 0xF0; /* UDP 0xF0B1 -> 0xF0B2, length 28, checksum left 0 */
+    datagram[241] = 0xB1;
+    datagram[242] = 0xF0;
+    datagram[243] = 0xB2;
+    datagram[245] = 28;
+    memset(datagram + 248, 0x77, 20);
+    send_datagram(datagram, sizeof(datagram));
+    run_for(10 * MS);
+    assert_int_equal(lowpan_counter(n, TERN_SIXLOWPAN_TX_UNCOMPRESSED), 1);
+    assert_int_equal(n->log[0][4], 0x41); /* after the FRAG1 header */
+    assert_int_equal(sniffer.count, 1);
+    assert_int_equal(sniffer.last_len, sizeof(datagram));
+    assert_memory_equal(sniffer.last, datagram, sizeof(datagram));
+}
+
 /* A datagram whose compressed headers do not fit in the first fragment goes
  * uncompressed (0x41 in the FRAG1), and a datagram above 2047 bytes, one
  * that is not IPv6, and one too many in fragmentation are dropped, counted. */
@@ -1093,6 +1129,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_context__compress_and_decompress, setup, teardown),
         cmocka_unit_test_setup_teardown(test_receive__unknown_dispatch_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_receive__uncompressed_ipv6, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_send__headers_compressed_longer_than_a_frame_go_uncompressed, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__shuffled_and_duplicated, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__overlap_and_inconsistent_discard, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__timeout_frees, setup, teardown),

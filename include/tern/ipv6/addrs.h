@@ -65,6 +65,9 @@ typedef struct {
     /** 6LoWPAN host (RFC 6775 §5.5, RFC 8505 §5.1): addresses other than
      *  link-local ones stay TENTATIVE after DAD until tern_ipv6_addrs_registered(). */
     bool register_first;
+    /** Bumped whenever an address gets a timer or lifetime: while it is
+     *  unchanged, none is earlier than tern_ipv6_addrs_next_deadline() was. */
+    uint32_t deadline_gen;
 } tern_ipv6_addrs_t;
 
 /** Set up an empty table; DupAddrDetectTransmits @p dad_transmits (default 1). */

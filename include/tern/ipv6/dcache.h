@@ -60,6 +60,9 @@ typedef struct {
 /** The destination cache of one stack. */
 typedef struct {
     tern_dcache_entry_t entries[TERN_CONF_IPV6_DCACHE_SIZE]; /**< the table */
+    /** Bumped whenever an entry gets an expiry: while it is unchanged, no
+     *  expiry is earlier than tern_dcache_next_deadline() was. */
+    uint32_t deadline_gen;
 } tern_dcache_t;
 
 #if TERN_CONF_IPV6_DCACHE

@@ -46,6 +46,9 @@ typedef struct {
 typedef struct {
     tern_fib_route_t routes[TERN_CONF_FIB_SIZE]; /**< slots */
     uint32_t full;                               /**< routes refused: table full */
+    /** Bumped whenever a route gets an expiry (tern_fib_add()): while it is
+     *  unchanged, no expiry is earlier than tern_fib_next_deadline() was. */
+    uint32_t deadline_gen;
 } tern_fib_t;
 
 /** Set up an empty table. */

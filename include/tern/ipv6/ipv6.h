@@ -189,6 +189,7 @@ enum {
     TERN_IPV6_RPI_REMOVED,      /**< Hop-by-Hop headers with only the RPL Option removed leaving the RPL domain (RFC 9008) */
     TERN_IPV6_RPI_RANK_ERROR,   /**< rank inconsistencies: R set, packet forwarded (§11.2.2.2) */
     TERN_IPV6_RPI_DROPPED_RANK, /**< dropped: second rank inconsistency, R already set (§11.2.2.2) */
+    TERN_IPV6_RPI_DROPPED_LOOP, /**< dropped: going up, from our preferred parent (a loop, §8.2.1) */
     TERN_IPV6_RPI_UNKNOWN_INSTANCE, /**< dropped: RPLInstanceID not ours, or not in a DODAG (§11.2.2.1) */
     TERN_IPV6_RPI_FORWARDING_ERROR, /**< storing mode: no downward route, F set and sent back up (§11.2.2.3) */
     TERN_IPV6_RPI_ROUTE_REMOVED, /**< downward routes removed: a packet came back with F set (§11.2.2.3) */
@@ -196,12 +197,13 @@ enum {
     TERN_IPV6_RPI_MALFORMED,    /**< dropped: RPL Option with Opt Data Len below 4 */
     TERN_IPV6_RPI_TOO_BIG,      /**< our packets dropped: with the headers they need fragmentation and cannot have it */
     /* IPv6-in-IPv6 (RFC 2473; tunnel.c) and local delivery across interfaces */
-    TERN_IPV6_TUN_ENCAP,        /**< forwarded packets sent source-routed inside an outer header (RFC 6554 §4.1, RFC 9008) */
+    TERN_IPV6_TUN_ENCAP,        /**< forwarded packets sent inside an outer header: source-routed (RFC 6554 §4.1), or by a storing root with the RPI (RFC 9008 §7.1.2) */
     TERN_IPV6_TUN_DECAP,        /**< packets for us with next header 41 whose inner packet went on (RFC 2473 §3.3) */
     TERN_IPV6_TUN_MALFORMED,    /**< dropped: the inner packet of an IPv6-in-IPv6 packet does not parse */
     TERN_IPV6_TUN_NESTED,       /**< dropped: a decapsulated packet again IPv6-in-IPv6 for us (nesting bound) */
     TERN_IPV6_TUN_TOO_BIG,      /**< forwarded packets too big for the tunnel: Packet Too Big sent (RFC 2473 §7.1, §8.2) */
     TERN_IPV6_TUN_FRAG,         /**< forwarded packets of 1280 bytes or less whose tunnel packet went in fragments (RFC 2473 §7.1) */
+    TERN_IPV6_TUN_ERROR_RELAYED, /**< ICMPv6 errors about our tunnel packets relayed to the inner source (RFC 2473 §8.2) */
     TERN_IPV6_RX_OTHER_IF,      /**< router: packets delivered for an address of another of our interfaces (RFC 1122 §3.3.4.2) */
     TERN_IPV6_STAT_NUMOF
 };
@@ -283,6 +285,8 @@ typedef struct tern_ipv6 {
     tern_dcache_t dcache;                         /**< destination cache (RFC 4861 §5.1): redirects, Path MTUs */
     tern_timer_t timer;                           /**< one timer for every state machine */
     uint64_t timer_at;                            /**< when it is armed for; UINT64_MAX: not */
+    uint64_t tables_at_us;                        /**< earliest expiry in the tables at their last scan */
+    uint32_t tables_gen;                          /**< the tables' deadline_gen sum at that scan */
     uint32_t rng;                                 /**< xorshift state for protocol randomness */
     uint32_t icmp_error_tokens;                   /**< ICMPv6 error token bucket (RFC 4443 §2.4 (f)) */
     uint64_t icmp_error_refill_us;                /**< when tokens were last added */

@@ -88,6 +88,9 @@ typedef struct {
     uint32_t reachable_time_us;                 /**< ReachableTime (§6.3.2), set by the owner */
     uint32_t retrans_timer_us;                  /**< RetransTimer (§6.3.2), set by the owner */
     uint32_t counters[TERN_NC_STAT_NUMOF];      /**< see TERN_NC_... */
+    /** Bumped whenever an entry gets a timer: while it is unchanged, no timer
+     *  is earlier than tern_nc_next_deadline() was. */
+    uint32_t deadline_gen;
 } tern_nc_t;
 
 /**

@@ -98,6 +98,9 @@ typedef struct {
     tern_ipv6_6lo_border_t border;                                 /**< ABRO learnt (host) or sent (router) */
     uint8_t next_tid;                                              /**< host: TID of the next registration */
     bool enabled;                                                  /**< the interface is a 6LoWPAN link */
+    /** Bumped whenever a binding, registration, context or the ABRO gets a
+     *  timer: while it is unchanged, none is earlier than the last scan. */
+    uint32_t deadline_gen;
 } tern_ipv6_6lo_t;
 
 /** Value of TERN_NETOPT_IPV6_6LO (GET on the IPv6 module, context = interface index). */

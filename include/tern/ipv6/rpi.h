@@ -41,6 +41,12 @@ typedef enum {
     TERN_IPV6_RPI_EVENT_RANK_ERROR = 1,
     /** A packet for @p target came back with F set (§11.2.2.3): the downward route to it failed. */
     TERN_IPV6_RPI_EVENT_ROUTE_FAILED,
+    /**
+     * A packet going up came from our preferred parent @p target (its
+     * link-local address): it routes up through us, so it is in our
+     * sub-DODAG and must not be our parent (§8.2.1): a loop.
+     */
+    TERN_IPV6_RPI_EVENT_PARENT_LOOP,
 } tern_ipv6_rpi_event_t;
 
 /**

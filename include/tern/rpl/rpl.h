@@ -106,6 +106,7 @@ enum {
     TERN_RPL_DAO_STALE_TARGET,   /**< DAO targets ignored: their Path Sequence is not newer than the route's via another child (§7.2, §9.2.2) */
     TERN_RPL_RPI_TRICKLE_RESETS, /**< Trickle resets: the IPv6 module saw a rank inconsistency in an RPL Option (§11.2.2.2) */
     TERN_RPL_RPI_ROUTES_FAILED,  /**< downward routes removed: a packet came back with the Forwarding-Error bit (§11.2.2.3) */
+    TERN_RPL_RPI_PARENT_LOOPS,   /**< preferred parents dropped: they sent us packets going up (§8.2.1, §11.2) */
     TERN_RPL_RPI_EVENTS_LOST,    /**< forwarding-error reports lost: TERN_CONF_RPL_RPI_EVENTS full */
     TERN_RPL_STAT_NUMOF
 };
@@ -219,6 +220,8 @@ typedef struct tern_rpl {
     tern_ipv6_addr_t rpi_failed[TERN_CONF_RPL_RPI_EVENTS]; /**< targets whose route failed, under the stack's lock */
     uint8_t rpi_failed_count;                     /**< entries in rpi_failed (lock) */
     bool rpi_rank_error;                          /**< a rank error waits for the module's turn (lock) */
+    bool rpi_parent_loop;                         /**< rpi_loop_parent routes up through us (lock) */
+    tern_ipv6_addr_t rpi_loop_parent;             /**< the parent of a PARENT_LOOP report (lock) */
     bool rpi_posted;                              /**< a message for them is queued (lock) */
     uint8_t rpi_option_type;                      /**< the DODAG's RPL Option type: 0x63, or 0x23 (RFC 9008 §4.3) */
     uint8_t tx_head;                              /**< oldest report */
