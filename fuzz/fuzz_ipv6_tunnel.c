@@ -17,7 +17,7 @@
  *    (rpi.c checks the RPL Option of what it tunnels); it arrives on rpl0;
  * 2. a storing RPL root on rpl0 with a DAO route (/128) to 2001:db8::c via
  *    fe80::a: a packet arriving on test0 for it is tunnelled with an RPI
- *    (RFC 9008 §7.1.2).
+ *    (RFC 9008 §7.2.2).
  * It must never crash, and afterwards its packet buffer must be consistent
  * and, once the neighbor caches let go of what they queued, empty.
  */

@@ -361,7 +361,7 @@ tern_pkt_t *ipv6_tunnel_decap(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth);
  * Packet Too Big to its source (RFC 2473 §7.1, §8.2). A storing root
  * tunnels a packet from a non-RPL interface to a DAO target (a /128 RPL
  * route, not a neighbor) the same way without the Source Routing Header
- * (RFC 9008 §7.1.2).
+ * (RFC 9008 §7.2.2).
  * @param[out] out      one hop: the interface to the neighbor (else untouched)
  * @param[out] next_hop one hop: the neighbor
  * @return 1: consumed (sent, or dropped and counted); 0: not tunnelled,

@@ -49,7 +49,7 @@
  * RPL Option checked and updated by the root first (RFC 6550 §11.2.2,
  * ipv6_rpi_forward(): the inner option becomes the root's, going down).
  * A *storing* root is a tunnel entry too (storing_root_route(), RFC 9008
- * §7.1.2): packets from outside the RPL domain for a DAO target get the
+ * §7.2.2): packets from outside the RPL domain for a DAO target get the
  * outer header and the RPI, no Source Routing Header, and go to the DAO
  * route's next hop; the routers route the outer packet hop by hop.
  * Tunnel MTU (RFC 2473 §6.7, §7.1): the path MTU to the first hop minus the
@@ -215,7 +215,7 @@ static int tunnel_send_fragment(tern_ipv6_t *ip, void *ctx, tern_pkt_t *frag)
 }
 
 /*
- * A storing root's tunnel (RFC 9008 §7.1.2, "Internet to RAL"): a packet
+ * A storing root's tunnel (RFC 9008 §7.2.2, "Internet to RAL"): a packet
  * that entered from outside the RPL domain (it arrived on an interface that
  * is not RPL's) for a target of the DODAG goes down inside an outer header
  * with the RPI, addressed to the target itself, which decapsulates; the
@@ -228,7 +228,7 @@ static int tunnel_send_fragment(tern_ipv6_t *ip, void *ctx, tern_pkt_t *frag)
  *   RFC 4862 §5.3, RFC 6775 §5.7): no router on the way to check an RPI,
  *   as for the non-storing root's one-hop routes;
  * - a destination reached by a shorter prefix (an on-link /64, a DAO
- *   prefix) is not known to be RPL-aware: RFC 9008 §7.1.4 ("Internet to
+ *   prefix) is not known to be RPL-aware: RFC 9008 §7.2.4 ("Internet to
  *   RUL") wants the tunnel to end at the 6LR that serves such a leaf, which a
  *   storing root does not know (Tern has no RUL registrations, RFC 9010),
  *   and a tunnel to a node that does not decapsulate would lose the

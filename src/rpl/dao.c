@@ -444,16 +444,6 @@ static void dao_ack_send(tern_rpl_t *rpl, const tern_ipv6_addr_t *dst, uint16_t 
 
 /* ------------------------------------------------------------ receive */
 
-static bool is_parent(const tern_rpl_t *rpl, const tern_ipv6_addr_t *addr)
-{
-    for (size_t i = 0; i < TERN_CONF_RPL_PARENTS; i++) {
-        if (rpl->parents[i].used && tern_ipv6_addr_equal(&rpl->parents[i].addr, addr)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_index, const uint8_t *b, size_t len)
 {
     tern_rpl_dao_repr_t dao;
@@ -474,10 +464,15 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
         rpl_count(rpl, TERN_RPL_UNKNOWN_INSTANCE);
         return;
     }
-    /* §9.8: DAOs come from children; a parent's (or a leaf's own) would make a loop.
-     * §9.7: in non-storing mode only the root takes DAOs. */
+    /* §9.8: DAOs come from children; our preferred parent's (or a leaf's own)
+     * would make a loop. A parent candidate's is taken, and that candidate
+     * leaves the parent set (rpl_dodag_dao_from()): it chose us, its rank is
+     * above ours now. Dropping its DAOs instead left its whole sub-DODAG
+     * without downward routes until it switched again (bench/rpl, storing
+     * mode: dao_not_child by the dozen). §9.7: in non-storing mode only the
+     * root takes DAOs. */
     if (rpl->role == TERN_RPL_ROLE_LEAF || (rpl_non_storing(rpl) && rpl->role != TERN_RPL_ROLE_ROOT) ||
-        is_parent(rpl, &hdr->src) || rpl->poison_until_us != 0) {
+        rpl->poison_until_us != 0 || (!rpl_non_storing(rpl) && !rpl_dodag_dao_from(rpl, &hdr->src, if_index))) {
         rpl_count(rpl, TERN_RPL_DAO_NOT_CHILD);
         return;
     }

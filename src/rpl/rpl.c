@@ -65,6 +65,7 @@ static const char *const rpl_counter_names[TERN_RPL_STAT_NUMOF] = {
     [TERN_RPL_RPI_TRICKLE_RESETS] = "rpi_trickle_resets",
     [TERN_RPL_RPI_ROUTES_FAILED] = "rpi_routes_failed",
     [TERN_RPL_RPI_PARENT_LOOPS] = "rpi_parent_loops",
+    [TERN_RPL_PARENT_BECAME_CHILD] = "parent_became_child",
     [TERN_RPL_RPI_EVENTS_LOST] = "rpi_events_lost",
 };
 

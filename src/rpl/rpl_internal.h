@@ -127,6 +127,13 @@ void rpl_dodag_select(tern_rpl_t *rpl);
 
 /** Remove parent @p i (link failure, §8.2.2.5); repair locally if it was the only one. */
 void rpl_dodag_parent_lost(tern_rpl_t *rpl, size_t i);
+/**
+ * A DAO from @p src (storing mode, §9.8): false when it is our preferred
+ * parent (taking it would make a loop); else true, and a parent candidate
+ * that sent it leaves the parent set, since a node that chose us as its
+ * parent is in our sub-DODAG (§8.2.1; counted as parent_became_child).
+ */
+bool rpl_dodag_dao_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, uint16_t if_index);
 
 /** The outcome @p status (0 acknowledged, as tern_rpl_etx_update()) of a frame to @p l2addr. */
 void rpl_dodag_tx_status(tern_rpl_t *rpl, const uint8_t *l2addr, size_t l2len, int status, unsigned transmissions);

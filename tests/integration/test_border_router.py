@@ -11,7 +11,7 @@ tern-sim runs a line of four nodes on the simulated IEEE 802.15.4 medium inside 
 Node 1 roots a DODAG under 2001:db8:1::1, once per mode of operation; nodes 2-4 join as routers,
 take 2001:db8:1::N from the root's Prefix Information option and announce it in DAOs. Storing mode:
 the DAOs give the root a /128 route to each node, and the root forwards Linux's packets for them
-inside an IPv6-in-IPv6 tunnel with the RPL Option (RFC 9008 §7.1.2). Non-storing mode: they give the root each node's
+inside an IPv6-in-IPv6 tunnel with the RPL Option (RFC 9008 §7.2.2). Non-storing mode: they give the root each node's
 parent, and the root forwards Linux's packets into the mesh inside an IPv6-in-IPv6 tunnel with a
 Source Routing Header (RFC 6554 §4.1, RFC 9008), which the last node decapsulates (RFC 2473). Linux
 gets its route to the mesh prefix from the root's Router Advertisements on tap0: `ifconfig tap0
@@ -140,7 +140,7 @@ def test_linux_pings_mesh_nodes_through_the_border_router(border_router, netns):
     assert forwarded >= 2 * 5 * 2 + 2 * 3, border_router.run("1 stats ipv6")
     # Linux's requests to node 4 went down in a tunnel, node 4 took them out (RFC 2473): with a
     # Source Routing Header in non-storing mode, with the RPL Option alone in storing mode (RFC 9008
-    # §7.1.2), which the routers on the way checked (RFC 6550 §11.2).
+    # §7.2.2), which the routers on the way checked (RFC 6550 §11.2).
     tunnelled = border_router.counter("1 stats ipv6", r"^ipv6\s+tun_encap\s+(\d+)")
     assert tunnelled >= 5, border_router.run("1 stats ipv6")
     decapsulated = border_router.counter(f"{NODES} stats ipv6", r"^ipv6\s+tun_decap\s+(\d+)")
@@ -217,7 +217,7 @@ def test_linux_pings_a_far_mesh_node_with_1280_byte_packets(border_router, netns
     assert "3 packets transmitted, 3 received" in res.stdout, res.stdout + res.stderr
     assert "1240 bytes from" in res.stdout, res.stdout  # ICMPv6 header and data
     assert border_router.counter(f"{NODES} stats ipv6", r"^ipv6\s+frag_ok\s+(\d+)") >= 3
-    # Both modes tunnel (storing: outer header and RPL Option, RFC 9008 §7.1.2).
+    # Both modes tunnel (storing: outer header and RPL Option, RFC 9008 §7.2.2).
     fragmented = border_router.counter("1 stats ipv6", r"^ipv6\s+tun_frag\s+(\d+)")
     assert fragmented >= 3, border_router.run("1 stats ipv6")
     assert border_router.counter("1 stats ipv6", r"^ipv6\s+tun_too_big\s+(\d+)") == 0

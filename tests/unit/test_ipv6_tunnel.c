@@ -619,7 +619,7 @@ static void add_route(const char *prefix, uint8_t len, const char *via, uint8_t 
 }
 
 /*
- * RFC 9008 §7.1.2: a storing root encapsulates a packet from outside the RPL
+ * RFC 9008 §7.2.2: a storing root encapsulates a packet from outside the RPL
  * domain (if1) for a DAO target (a /128 route from RPL on if2): outer header
  * to the target with the RPI, no Source Routing Header, sent to the DAO
  * route's next hop; the inner packet's hop limit decremented.
@@ -660,7 +660,7 @@ static void test_tunnel_forward__storing_root_encapsulates_with_rpi_golden_bytes
 /*
  * What a storing root does not tunnel: a target that is the next hop itself
  * (a neighbor), a destination reached by a prefix route (not known to be
- * RPL-aware, RFC 9008 §7.1.4), and packets from the mesh (they carry their
+ * RPL-aware, RFC 9008 §7.2.4), and packets from the mesh (they carry their
  * own RPI): forwarded as they are.
  */
 static void test_tunnel_forward__storing_root_neighbor_prefix_and_mesh_not_tunnelled(void **state)

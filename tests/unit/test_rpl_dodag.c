@@ -109,12 +109,12 @@ static void test_line5__global_repair(void **state)
     assert_true(reach(4, 30));
 }
 
-/* Hostile input: an RPL message is injected as if node 2 had sent it to node 3. */
-static void inject(unsigned to, const uint8_t *msg, size_t len)
+/* An RPL message injected into node @p to as if node @p from had sent it (link-local, to ff02::1a). */
+static void inject_from(unsigned from, unsigned to, const uint8_t *msg, size_t len)
 {
     tern_pktbuf_t *pb = &nodes[to].stack.pktbuf;
     tern_ipv6_addr_t src = { { 0xfe, 0x80 } };
-    assert_int_equal(tern_ipv6_iid_from_l2addr(&src, nodes[1].eui, 8), 0);
+    assert_int_equal(tern_ipv6_iid_from_l2addr(&src, nodes[from].eui, 8), 0);
     const tern_ipv6_addr_t dst = { { 0xff, 0x02, [15] = 0x1a } };
     tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, msg, len, TERN_NETTYPE_UNDEF);
     assert_non_null(payload);
@@ -127,13 +127,19 @@ static void inject(unsigned to, const uint8_t *msg, size_t len)
                            .src = src, .dst = dst };
     assert_int_equal(tern_ipv6_emit(&h, ip->data, ip->size), (int)TERN_IPV6_HDR_LEN);
     /* Reception order: [IPv6 packet, NETIF]. */
-    tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, nodes[1].eui, 8, NULL, 0);
+    tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, nodes[from].eui, 8, NULL, 0);
     assert_non_null(netif);
     tern_netif_hdr_get(netif)->if_index = nodes[to].netif.index;
     assert_int_equal(tern_pktbuf_merge(pb, ip), 0);
     ip->next = netif;
     assert_int_equal(tern_netapi_receive(&nodes[to].ip.module, ip), 0);
     run_for(10 * MS);
+}
+
+/* Hostile input: an RPL message is injected as if node 2 had sent it to node 3. */
+static void inject(unsigned to, const uint8_t *msg, size_t len)
+{
+    inject_from(1, to, msg, len);
 }
 
 static void test_hostile_messages__dropped_and_counted(void **state)
@@ -326,6 +332,98 @@ static void test_diamond__parent_switch_moves_the_grandchild_route(void **state)
     assert_true(reach(5, 10));
 }
 
+/*
+ * A parent candidate that sends us a DAO has chosen us as its parent: its
+ * DAO is taken (storing mode, §9.8) and it leaves our parent set (§8.2.1: a
+ * node of our sub-DODAG is no parent). Only our preferred parent's DAO is
+ * refused. Before, every parent candidate's DAO was dropped, and a sub-DODAG
+ * below a node that had moved under a former candidate stayed without
+ * downward routes (bench/rpl, storing mode).
+ */
+static void test_diamond__dao_from_a_parent_candidate_makes_it_a_child(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    tern_rpl_t *r = &nodes[3].rpl;
+    assert_true(parent_is(3, 1) || parent_is(3, 2));
+    unsigned candidate = parent_is(3, 1) ? 2u : 1u;
+    tern_ipv6_addr_t cand_ll = ll_of(candidate);
+    bool in_set = false;
+    for (size_t i = 0; i < TERN_CONF_RPL_PARENTS; i++) {
+        in_set |= r->parents[i].used && tern_ipv6_addr_equal(&r->parents[i].addr, &cand_ll);
+    }
+    assert_true(in_set); /* node 3 heard both branches */
+    uint8_t dao[TERN_RPL_DAO_LEN];
+    tern_rpl_dao_repr_t o = { .instance_id = INSTANCE, .sequence = 9 };
+    assert_int_equal(tern_rpl_dao_emit(&o, dao, sizeof(dao)), (int)sizeof(dao));
+    uint32_t dao_in = r->counters[TERN_RPL_DAO_IN];
+    uint32_t not_child = r->counters[TERN_RPL_DAO_NOT_CHILD];
+    inject_from(candidate, 3, dao, sizeof(dao));
+    assert_int_equal(r->counters[TERN_RPL_DAO_IN], dao_in + 1u);
+    assert_int_equal(r->counters[TERN_RPL_DAO_NOT_CHILD], not_child);
+    assert_int_equal(r->counters[TERN_RPL_PARENT_BECAME_CHILD], 1);
+    for (size_t i = 0; i < TERN_CONF_RPL_PARENTS; i++) {
+        assert_false(r->parents[i].used && tern_ipv6_addr_equal(&r->parents[i].addr, &cand_ll));
+    }
+    /* The preferred parent's DAO still is refused, and the parent stays. */
+    unsigned preferred = 3u - candidate;
+    inject_from(preferred, 3, dao, sizeof(dao));
+    assert_int_equal(r->counters[TERN_RPL_DAO_NOT_CHILD], not_child + 1u);
+    assert_true(parent_is(3, preferred));
+}
+
+/*
+ * §8.2.1: a node never takes a node of its own sub-DODAG as parent. Node 3
+ * (a child of node 2 in the line) gets into node 2's parent set with a rank
+ * below node 2's (an injected DIO, as when node 3 was still closer to the
+ * root), then its next DIO brings the entry up to its real rank, above node
+ * 2's (injected too, so that no DAO of node 3 removes the entry first). When
+ * node 2's parent goes away, node 2 must not move under node 3 (a two-node
+ * loop, seen in bench/rpl's grid): no candidate ranks below it, so it does
+ * local repair instead and poisons its sub-DODAG.
+ */
+static void test_line5__never_moves_under_its_own_child(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    assert_true(wait_for(root_routes_all, 60 * SEC) != UINT64_MAX);
+    assert_true(parent_is(2, 1) && parent_is(3, 2));
+    tern_rpl_t *r = &nodes[2].rpl;
+    uint8_t dio[TERN_RPL_DIO_LEN];
+    tern_rpl_dio_repr_t d = { .instance_id = INSTANCE, .version = nodes[0].rpl.version, .rank = nodes[1].rpl.rank,
+                              .grounded = true, .mop = TERN_RPL_MOP_STORING, .dtsn = nodes[3].rpl.dtsn,
+                              .dodag_id = nodes[0].rpl.dodag_id };
+    assert_int_equal(tern_rpl_dio_emit(&d, dio, sizeof(dio)), (int)sizeof(dio));
+    inject_from(3, 2, dio, sizeof(dio));
+    d.rank = nodes[3].rpl.rank;
+    assert_int_equal(tern_rpl_dio_emit(&d, dio, sizeof(dio)), (int)sizeof(dio));
+    inject_from(3, 2, dio, sizeof(dio));
+    tern_ipv6_addr_t ll3 = ll_of(3);
+    const tern_rpl_parent_t *entry = NULL;
+    for (size_t i = 0; i < TERN_CONF_RPL_PARENTS; i++) {
+        if (r->parents[i].used && tern_ipv6_addr_equal(&r->parents[i].addr, &ll3)) {
+            entry = &r->parents[i];
+        }
+    }
+    assert_non_null(entry);
+    assert_true(entry->rank > r->rank);
+    assert_true(parent_is(2, 1));
+    uint32_t repairs = r->counters[TERN_RPL_LOCAL_REPAIRS];
+    assert_int_equal(tern_radio_medium_isolate(&medium, 1), 0);
+    bool candidate_there = false;
+    uint64_t waited = 0;
+    for (; waited < 300 * SEC && r->counters[TERN_RPL_LOCAL_REPAIRS] == repairs; waited += 100 * MS) {
+        candidate_there = entry->used && tern_ipv6_addr_equal(&entry->addr, &ll3);
+        run_for(100 * MS);
+        assert_false(parent_is(2, 3));
+    }
+    print_message("line of 5: node 2 did local repair %llu s after its parent went away\n",
+                  (unsigned long long)(waited / SEC));
+    assert_true(r->counters[TERN_RPL_LOCAL_REPAIRS] > repairs);
+    assert_true(candidate_there); /* node 3 was still a candidate when node 2 chose */
+    assert_int_equal(r->counters[TERN_RPL_RPI_PARENT_LOOPS], 0);
+}
+
 /* A line 0-1-2-3-4; later a link from the root to node 3 appears. */
 static int setup_shortcut(void **state)
 {
@@ -433,6 +531,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_grid3x3__joins_and_survives_middle_removal, setup_grid, teardown),
         cmocka_unit_test_setup_teardown(test_diamond__parent_switch_moves_the_grandchild_route, setup_diamond,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_diamond__dao_from_a_parent_candidate_makes_it_a_child, setup_diamond,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_line5__never_moves_under_its_own_child, setup_line, teardown),
         cmocka_unit_test_setup_teardown(test_shortcut__no_path_dao_withdraws_the_old_path, setup_shortcut, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

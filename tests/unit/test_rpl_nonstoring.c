@@ -15,7 +15,7 @@
  * is removed. A border router (the root with a test device as its Ethernet
  * side) tunnels a host's packets to node 4, also 1280-byte ones in a
  * fragmented tunnel packet (RFC 2473 §7.1); the same border router rooting
- * in storing mode tunnels them with an RPI and no SRH (RFC 9008 §7.1.2).
+ * in storing mode tunnels them with an RPI and no SRH (RFC 9008 §7.2.2).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -499,7 +499,7 @@ static bool root_routes_node4(void)
 }
 
 /*
- * Storing mode (RFC 9008 §7.1.2): the root encapsulates the host's packet
+ * Storing mode (RFC 9008 §7.2.2): the root encapsulates the host's packet
  * for node 4 with an RPI (outer header to node 4, no Source Routing
  * Header); nodes 2 and 3 route the outer packet by their DAO routes and
  * check the RPI; node 4 decapsulates. Its answer goes up with its own RPI,

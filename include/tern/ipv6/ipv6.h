@@ -197,7 +197,7 @@ enum {
     TERN_IPV6_RPI_MALFORMED,    /**< dropped: RPL Option with Opt Data Len below 4 */
     TERN_IPV6_RPI_TOO_BIG,      /**< our packets dropped: with the headers they need fragmentation and cannot have it */
     /* IPv6-in-IPv6 (RFC 2473; tunnel.c) and local delivery across interfaces */
-    TERN_IPV6_TUN_ENCAP,        /**< forwarded packets sent inside an outer header: source-routed (RFC 6554 §4.1), or by a storing root with the RPI (RFC 9008 §7.1.2) */
+    TERN_IPV6_TUN_ENCAP,        /**< forwarded packets sent inside an outer header: source-routed (RFC 6554 §4.1), or by a storing root with the RPI (RFC 9008 §7.2.2) */
     TERN_IPV6_TUN_DECAP,        /**< packets for us with next header 41 whose inner packet went on (RFC 2473 §3.3) */
     TERN_IPV6_TUN_MALFORMED,    /**< dropped: the inner packet of an IPv6-in-IPv6 packet does not parse */
     TERN_IPV6_TUN_NESTED,       /**< dropped: a decapsulated packet again IPv6-in-IPv6 for us (nesting bound) */

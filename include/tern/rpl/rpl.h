@@ -84,7 +84,7 @@ enum {
     TERN_RPL_DIO_OLD_VERSION,    /**< DIOs ignored: older DODAG version than ours */
     TERN_RPL_DIO_RANK_RULE,      /**< DIOs whose sender can not be a parent (rank rules §8.2.2.4) */
     TERN_RPL_PARENT_TABLE_FULL,  /**< candidate parents not kept: TERN_CONF_RPL_PARENTS full */
-    TERN_RPL_DAO_NOT_CHILD,      /**< DAOs dropped: sender is one of our parents, or we are not in a DODAG */
+    TERN_RPL_DAO_NOT_CHILD,      /**< DAOs dropped: sender is our preferred parent, or we are not in a DODAG (or poisoning) */
     TERN_RPL_DAO_BAD_TARGET,     /**< DAO targets ignored: no Transit Information, link-local or multicast target */
     TERN_RPL_ROUTE_TABLE_FULL,   /**< DAO targets not installed: TERN_CONF_RPL_ROUTES full, or the FIB refused */
     TERN_RPL_DAO_ACK_UNEXPECTED, /**< DAO-ACKs dropped: no pending DAO with that sequence */
@@ -107,6 +107,7 @@ enum {
     TERN_RPL_RPI_TRICKLE_RESETS, /**< Trickle resets: the IPv6 module saw a rank inconsistency in an RPL Option (§11.2.2.2) */
     TERN_RPL_RPI_ROUTES_FAILED,  /**< downward routes removed: a packet came back with the Forwarding-Error bit (§11.2.2.3) */
     TERN_RPL_RPI_PARENT_LOOPS,   /**< preferred parents dropped: they sent us packets going up (§8.2.1, §11.2) */
+    TERN_RPL_PARENT_BECAME_CHILD, /**< parent candidates dropped: they sent us a DAO, so they are in our sub-DODAG (§8.2.1, §9.8) */
     TERN_RPL_RPI_EVENTS_LOST,    /**< forwarding-error reports lost: TERN_CONF_RPL_RPI_EVENTS full */
     TERN_RPL_STAT_NUMOF
 };
