@@ -415,12 +415,9 @@ static bool eth_sent_udp(const tern_ipv6_addr_t *src, const uint8_t *data, size_
     return false;
 }
 
-static void test_border_router__line4_nonstoring_host_reaches_the_last_node_by_tunnel(void **state)
+/* The host on the Ethernet side announces itself to the root: an NS with its link-layer address, cached. */
+static void host_announce(void)
 {
-    (void)state;
-    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
-    assert_true(wait_for(root_links_all, 60 * SEC) != UINT64_MAX);
-    /* The host announces itself to the root (NS with its link-layer address): cached. */
     tern_ipv6_addr_t host = eth_addr(0x64);
     tern_ipv6_addr_t root_eth = eth_addr(1);
     uint8_t opt[8];
@@ -436,29 +433,51 @@ static void test_border_router__line4_nonstoring_host_reaches_the_last_node_by_t
     size_t len = eth_build(pkt, &host, &solicited, TERN_ICMPV6_NEXT_HEADER, msg, (size_t)n, 2);
     pkt[7] = 255; /* RFC 4861 §7.1.1 */
     eth_inject(pkt, len);
-    /* UDP from the host to node 4; node 4 echoes it to the host. */
-    static const uint8_t data[] = "from the other side of the border router";
-    uint8_t udp[8 + sizeof(data)];
+}
+
+/*
+ * The host announces itself, then sends UDP with @p data to node 4, which
+ * echoes it; retried (the 6LoWPAN context of the prefix reaches the mesh
+ * with the routers' RAs, see reach()). @return whether the echo reached the
+ * host, with its hop limit in *@p hop.
+ */
+static bool host_udp_round_trip_to_node4(const uint8_t *data, size_t data_len, uint8_t *hop)
+{
+    host_announce();
+    tern_ipv6_addr_t host = eth_addr(0x64);
+    uint8_t pkt[256];
+    uint8_t udp[8 + 64];
+    assert_true(data_len <= sizeof(udp) - 8u);
     udp[0] = 0xc3;
     udp[1] = 0x50;
     udp[2] = (uint8_t)(PORT >> 8);
     udp[3] = (uint8_t)PORT;
     udp[4] = 0;
-    udp[5] = (uint8_t)sizeof(udp);
-    memcpy(&udp[8], data, sizeof(data));
+    udp[5] = (uint8_t)(8u + data_len);
+    udp[6] = 0;
+    udp[7] = 0;
+    memcpy(&udp[8], data, data_len);
     tern_ipv6_addr_t g4 = global_of(3);
-    uint8_t hop = 0;
     bool back = false;
-    /* Retried: the 6LoWPAN context of the prefix reaches the mesh with the routers' RAs (see reach()). */
     for (unsigned tries = 0; tries < 30 && !back; tries++) {
         eth_nsent = 0;
-        eth_inject(pkt, eth_build(pkt, &host, &g4, TERN_IPV6_NH_UDP, udp, sizeof(udp), 6));
+        eth_inject(pkt, eth_build(pkt, &host, &g4, TERN_IPV6_NH_UDP, udp, 8u + data_len, 6));
         for (unsigned k = 0; k < 50 && !back; k++) {
             run_for(100 * MS);
-            back = eth_sent_udp(&g4, data, sizeof(data), &hop);
+            back = eth_sent_udp(&g4, data, data_len, hop);
         }
     }
-    assert_true(back);
+    return back;
+}
+
+static void test_border_router__line4_nonstoring_host_reaches_the_last_node_by_tunnel(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    assert_true(wait_for(root_links_all, 60 * SEC) != UINT64_MAX);
+    static const uint8_t data[] = "from the other side of the border router";
+    uint8_t hop = 0;
+    assert_true(host_udp_round_trip_to_node4(data, sizeof(data), &hop));
     /* Up by default routes: nodes 3 and 2 and the root decrement (RFC 8200 §3). */
     assert_int_equal(hop, 64 - 3);
     /* Down: tunnelled at the root, source-routed by nodes 2 and 3, decapsulated by node 4. */
@@ -472,6 +491,8 @@ static void test_border_router__line4_nonstoring_host_reaches_the_last_node_by_t
         assert_int_equal(nodes[i].ip.counters[TERN_IPV6_SRH_MALFORMED], 0);
     }
     /* The root's mesh address answers a ping from the host (RFC 1122 §3.3.4.2). */
+    tern_ipv6_addr_t host = eth_addr(0x64);
+    uint8_t pkt[256];
     tern_ipv6_addr_t root_mesh = prefix_addr(1);
     static const uint8_t echo[12] = { TERN_ICMPV6_ECHO_REQUEST, 0, 0, 0, 0x12, 0x34, 0, 1, 't', 'u', 'n', '!' };
     eth_nsent = 0;
@@ -510,42 +531,9 @@ static void test_border_router__line4_storing_host_reaches_the_last_node_by_tunn
     (void)state;
     assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
     assert_true(wait_for(root_routes_node4, 60 * SEC) != UINT64_MAX);
-    tern_ipv6_addr_t host = eth_addr(0x64);
-    tern_ipv6_addr_t root_eth = eth_addr(1);
-    uint8_t opt[8];
-    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = HOST_MAC, .addr_len = 6 };
-    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
-    tern_ndp_ns_repr_t ns = { .target = root_eth, .options = opt, .options_len = (size_t)olen };
-    uint8_t msg[64];
-    int n = tern_ndp_ns_emit(&ns, msg, sizeof(msg));
-    assert_true(n > 0);
-    uint8_t pkt[256];
-    tern_ipv6_addr_t solicited;
-    tern_ipv6_addr_solicited_node(&solicited, &root_eth);
-    size_t len = eth_build(pkt, &host, &solicited, TERN_ICMPV6_NEXT_HEADER, msg, (size_t)n, 2);
-    pkt[7] = 255; /* RFC 4861 §7.1.1 */
-    eth_inject(pkt, len);
     static const uint8_t data[] = "storing mode, with an RPI";
-    uint8_t udp[8 + sizeof(data)];
-    udp[0] = 0xc3;
-    udp[1] = 0x50;
-    udp[2] = (uint8_t)(PORT >> 8);
-    udp[3] = (uint8_t)PORT;
-    udp[4] = 0;
-    udp[5] = (uint8_t)sizeof(udp);
-    memcpy(&udp[8], data, sizeof(data));
-    tern_ipv6_addr_t g4 = global_of(3);
     uint8_t hop = 0;
-    bool back = false;
-    for (unsigned tries = 0; tries < 30 && !back; tries++) {
-        eth_nsent = 0;
-        eth_inject(pkt, eth_build(pkt, &host, &g4, TERN_IPV6_NH_UDP, udp, sizeof(udp), 6));
-        for (unsigned k = 0; k < 50 && !back; k++) {
-            run_for(100 * MS);
-            back = eth_sent_udp(&g4, data, sizeof(data), &hop);
-        }
-    }
-    assert_true(back);
+    assert_true(host_udp_round_trip_to_node4(data, sizeof(data), &hop));
     assert_int_equal(hop, 64 - 3);
     /* Down: encapsulated with the RPI at the root, no SRH; checked by nodes 2 and 3; decapsulated by node 4. */
     assert_true(nodes[0].ip.counters[TERN_IPV6_TUN_ENCAP] >= 1u);
@@ -580,21 +568,10 @@ static void test_border_router__line4_nonstoring_1280_bytes_reach_the_last_node_
     (void)state;
     assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
     assert_true(wait_for(root_links_all, 60 * SEC) != UINT64_MAX);
+    host_announce();
     tern_ipv6_addr_t host = eth_addr(0x64);
-    tern_ipv6_addr_t root_eth = eth_addr(1);
-    uint8_t opt[8];
-    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = HOST_MAC, .addr_len = 6 };
-    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
-    tern_ndp_ns_repr_t ns = { .target = root_eth, .options = opt, .options_len = (size_t)olen };
-    uint8_t msg[64];
-    int n = tern_ndp_ns_emit(&ns, msg, sizeof(msg));
-    assert_true(n > 0);
     static uint8_t pkt[1600];
-    tern_ipv6_addr_t solicited;
-    tern_ipv6_addr_solicited_node(&solicited, &root_eth);
-    size_t len = eth_build(pkt, &host, &solicited, TERN_ICMPV6_NEXT_HEADER, msg, (size_t)n, 2);
-    pkt[7] = 255; /* RFC 4861 §7.1.1 */
-    eth_inject(pkt, len);
+    size_t len;
     /* UDP with 1232 bytes of data (a 1280-byte packet) to node 4's echo socket. */
     static uint8_t udp[1280 - 40];
     for (size_t k = 8; k < sizeof(udp); k++) {
