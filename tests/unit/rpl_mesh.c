@@ -89,6 +89,16 @@ void network_setup(unsigned count)
     echoes = 0;
 }
 
+void network_line(unsigned count)
+{
+    network_setup(count);
+    for (unsigned i = 0; i + 1 < count; i++) {
+        assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
+                                                         -60),
+                         0);
+    }
+}
+
 void start_rpl_mop(unsigned leaf, uint8_t mop)
 {
     run_for(100 * MS); /* interfaces enabled */

@@ -69,6 +69,9 @@ tern_ipv6_addr_t prefix_addr(uint8_t last);
 /** @p count nodes (at most NODES_MAX), no links yet. */
 void network_setup(unsigned count);
 
+/** network_setup(@p count), then a line: node i linked to node i + 1, both ways, PRR 1. */
+void network_line(unsigned count);
+
 /**
  * Node 0 gets 2001:db8::1/64 and roots a DODAG of mode of operation @p mop
  * (TERN_RPL_MOP_STORING or TERN_RPL_MOP_NON_STORING); the others are routers

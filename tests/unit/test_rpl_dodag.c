@@ -52,12 +52,7 @@ static void start_rpl(unsigned leaf)
 static int setup_line(void **state)
 {
     (void)state;
-    network_setup(5);
-    for (unsigned i = 0; i + 1 < 5; i++) {
-        assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
-                                                         -60),
-                         0);
-    }
+    network_line(5);
     start_rpl(4); /* node 5, at the end of the line, is a leaf (RFC 6550 §8.5) */
     return 0;
 }
@@ -428,12 +423,7 @@ static void test_line5__never_moves_under_its_own_child(void **state)
 static int setup_shortcut(void **state)
 {
     (void)state;
-    network_setup(5);
-    for (unsigned i = 0; i + 1 < 5; i++) {
-        assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
-                                                         -60),
-                         0);
-    }
+    network_line(5);
     start_rpl(0);
     return 0;
 }

@@ -67,12 +67,7 @@ static tern_ipv6_addr_t global_of(unsigned i)
 static int setup_line(void **state)
 {
     (void)state;
-    network_setup(5);
-    for (unsigned i = 0; i + 1 < 5; i++) {
-        assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
-                                                         -60),
-                         0);
-    }
+    network_line(5);
     start_rpl(4); /* node 5, at the end of the line, is a leaf (RFC 6550 §8.5) */
     return 0;
 }
@@ -359,12 +354,7 @@ static size_t eth_build(uint8_t *out, const tern_ipv6_addr_t *src, const tern_ip
 
 static int setup_line4_br_mop(uint8_t mop)
 {
-    network_setup(4);
-    for (unsigned i = 0; i + 1 < 4; i++) {
-        assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
-                                                         -60),
-                         0);
-    }
+    network_line(4);
     memset(&eth_netif, 0, sizeof(eth_netif));
     tern_netdev_test_init(&eth_dev);
     memcpy(eth_dev.addr, ETH_MAC, 6);

@@ -68,12 +68,7 @@ static void send_udp(const tern_ipv6_addr_t *dst)
 static int setup_line_storing(void **state)
 {
     (void)state;
-    network_setup(5);
-    for (unsigned i = 0; i + 1 < 5; i++) {
-        assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
-                                                         -60),
-                         0);
-    }
+    network_line(5);
     start_rpl_mop(4, TERN_RPL_MOP_STORING);
     return 0;
 }
@@ -81,12 +76,7 @@ static int setup_line_storing(void **state)
 static int setup_line_non_storing(void **state)
 {
     (void)state;
-    network_setup(5);
-    for (unsigned i = 0; i + 1 < 5; i++) {
-        assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
-                                                         -60),
-                         0);
-    }
+    network_line(5);
     start_rpl_mop(4, TERN_RPL_MOP_NON_STORING);
     return 0;
 }
@@ -178,12 +168,7 @@ static void test_diamond__hand_made_loop_detected_and_dropped(void **state)
 static int setup_line3(void **state)
 {
     (void)state;
-    network_setup(3);
-    for (unsigned i = 0; i + 1 < 3; i++) {
-        assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1), TERN_RADIO_PRR_ONE,
-                                                         -60),
-                         0);
-    }
+    network_line(3);
     start_rpl_mop(0, TERN_RPL_MOP_STORING);
     return 0;
 }
