@@ -53,6 +53,24 @@ _Static_assert((TERN_CONF_MODULE_QUEUE_LEN & (TERN_CONF_MODULE_QUEUE_LEN - 1)) =
                TERN_CONF_MODULE_QUEUE_LEN >= 2 && TERN_CONF_MODULE_QUEUE_LEN <= 1024,
                "TERN_CONF_MODULE_QUEUE_LEN must be a power of two in [2, 1024]");
 
+/**
+ * Event loop: deepest nesting of packet hand-offs. A packet a handler sends
+ * or receives (netapi SND/RCV) is handed to the next module's handler at once,
+ * as a direct call, when the loop would run that module next anyway: the loop
+ * has no message queued for any module, the next module is not already on the
+ * call stack, and fewer than this many handlers are nested. Otherwise the
+ * message is queued as usual. Saves the queue, scheduling and timer check of
+ * each hop (docs/ARCHITECTURE.md "Executors"); every hop is still traced.
+ * Cost: up to this many handler frames on the C stack at once. 0: every
+ * message is queued (the loop behaves exactly as the threaded executor's
+ * order). The threaded executor always queues.
+ */
+#ifndef TERN_CONF_LOOP_HANDOFF_DEPTH
+#define TERN_CONF_LOOP_HANDOFF_DEPTH 6
+#endif
+_Static_assert(TERN_CONF_LOOP_HANDOFF_DEPTH >= 0 && TERN_CONF_LOOP_HANDOFF_DEPTH <= 32,
+               "TERN_CONF_LOOP_HANDOFF_DEPTH out of range [0, 32]");
+
 /* ---------------------------------------------------------------- trace */
 
 /**

@@ -16,6 +16,7 @@
 #ifndef TERN_EXECUTOR_H
 #define TERN_EXECUTOR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "tern/clock.h"
@@ -56,6 +57,17 @@ typedef struct {
      */
     int (*call)(tern_executor_t *ex, tern_module_t *to, tern_msg_t *msg);
 
+    /**
+     * Optional (NULL: never). May a packet message for @p to run now, as a
+     * direct call from the caller, instead of being queued? True only when the
+     * order of handling stays the one queuing would give: the caller is a
+     * handler on the executor's own thread, nothing is queued anywhere, @p to
+     * is not on the call stack already and the nesting bound
+     * (TERN_CONF_LOOP_HANDOFF_DEPTH) is not reached. A true answer obliges
+     * the caller to run the handler with call() at once (netapi does; the
+     * loop counts it as a hand-off). Only the event loop implements it.
+     */
+    bool (*can_hand_off)(tern_executor_t *ex, const tern_module_t *to);
     /** Module whose handler runs on the calling thread now, or NULL. */
     tern_module_t *(*current)(tern_executor_t *ex);
 

@@ -82,6 +82,7 @@ struct tern_module {
     tern_msgq_t queue;              /**< pending messages */
     uint32_t queue_full;            /**< messages refused because the queue was full */
     uint8_t priority;               /**< 0 is the most urgent */
+    uint8_t running;                /**< executor-private: handlers of it on the stack (loop) */
 };
 
 /**

@@ -9,6 +9,20 @@
  * its own priority, so equal priorities take turns one message each (round
  * robin) and a module that keeps re-posting to itself cannot starve its equals.
  *
+ * Hand-off (TERN_CONF_LOOP_HANDOFF_DEPTH): a packet message a handler sends
+ * while nothing is queued anywhere would be the loop's very next step. netapi
+ * asks loop_can_hand_off() and then runs it as a nested call instead, which
+ * saves the queue, the list walk and the timer check of a step. The order
+ * handlers see stays the queued order as far as it can be observed: the target
+ * is never already on the call stack (no handler re-enters its own module),
+ * it has nothing queued (its messages stay in order), and nothing else is
+ * queued (no message overtakes an older one). What changes is that the rest of
+ * the sending handler runs after the receiving one instead of before; modules
+ * hand a packet on as their last act on it (they no longer own it), which is
+ * why that is safe. Posts from outside any handler (the application, other
+ * threads, interrupts) are always queued, and a loop with a platform bound
+ * (posts from other threads) never hands off.
+ *
  * Threads and interrupts: with a platform bound, its queue lock guards the
  * module queues, the module list and the current/stopped fields; posting is
  * then safe from anywhere. Everything else (handlers, timers, stack data) is
@@ -23,6 +37,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/config.h"
 #include "tern/port/loop.h"
 
 /** The loop behind @p ex (base is its first member). */
@@ -88,6 +103,8 @@ static int loop_post(tern_executor_t *ex, tern_module_t *to, const tern_msg_t *m
         rc = tern_msgq_put(&to->queue, msg);
         if (rc < 0) {
             to->queue_full++;
+        } else {
+            loop->pending++;
         }
     }
     tern_lock_release(queue_lock(loop));
@@ -119,11 +136,35 @@ static int loop_call(tern_executor_t *ex, tern_module_t *to, tern_msg_t *msg)
     if (rc < 0) {
         return rc;
     }
+    to->running++;
+    loop->depth++;
     rc = to->handle(to, msg);
+    loop->depth--;
+    to->running--;
     tern_lock_acquire(queue_lock(loop));
     loop->current = previous;
     tern_lock_release(queue_lock(loop));
     return rc;
+}
+
+static bool loop_can_hand_off(tern_executor_t *ex, const tern_module_t *to)
+{
+#if TERN_CONF_LOOP_HANDOFF_DEPTH > 0
+    tern_loop_t *loop = loop_of(ex);
+    /* Only the loop's thread touches these fields when no platform is bound:
+     * no lock. A bound platform means posts from other threads: no hand-off. */
+    bool now = loop->platform == NULL && loop->current != NULL && loop->depth < TERN_CONF_LOOP_HANDOFF_DEPTH &&
+               loop->pending == 0u && !loop->stopped && to->exec == ex && to->running == 0u &&
+               to->queue.count == 0u;
+    if (now) {
+        loop->handoffs++; /* the caller runs the handler (netapi's contract) */
+    }
+    return now;
+#else
+    (void)ex;
+    (void)to;
+    return false;
+#endif
 }
 
 static tern_module_t *loop_current(tern_executor_t *ex)
@@ -183,13 +224,18 @@ int tern_loop_step(tern_loop_t *loop)
     }
     tern_msg_t msg;
     (void)tern_msgq_get(&m->queue, &msg);
+    loop->pending--;
     loop_rotate(pp);
     tern_module_t *previous = loop->current;
     loop->current = m;
     tern_lock_release(queue_lock(loop));
 
     loop->steps++;
+    m->running++;
+    loop->depth++;
     (void)m->handle(m, &msg);
+    loop->depth--;
+    m->running--;
 
     tern_lock_acquire(queue_lock(loop));
     loop->current = previous;
@@ -272,6 +318,7 @@ static const tern_executor_ops_t loop_ops = {
     .attach = loop_attach,
     .post = loop_post,
     .call = loop_call,
+    .can_hand_off = loop_can_hand_off,
     .current = loop_current,
     .timers_changed = loop_timers_changed,
     .run_until_idle = loop_run_until_idle,

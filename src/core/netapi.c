@@ -77,6 +77,18 @@ int tern_netapi_post(tern_module_t *to, tern_msg_t *msg)
 static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, tern_pkt_t *pkt)
 {
     tern_msg_t msg = { .type = type, .sender = NULL, .content.pkt = pkt };
+    tern_executor_t *ex = attached(to) ? to->exec : NULL;
+    if (ex != NULL && ex->ops->can_hand_off != NULL && ex->ops->can_hand_off(ex, to)) {
+        /* The executor would run @p to next anyway: run it now (see
+         * tern_executor_ops_t::can_hand_off). The hop is traced before the
+         * handler runs, so the ring keeps the order in which hops happen. */
+        msg.sender = ex->ops->current(ex);
+        tern_trace_entry_t entry;
+        TRACE_DESCRIBE(entry, to, &msg);
+        trace_push(to, &entry, 0);
+        (void)ex->ops->call(ex, to, &msg);
+        return 0;
+    }
     int res = tern_netapi_post(to, &msg);
     if (res < 0) {
         unsigned counter = (res == -ENOBUFS) ? TERN_NETAPI_DROP_QUEUE_FULL

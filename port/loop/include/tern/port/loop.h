@@ -44,7 +44,10 @@ typedef struct {
     tern_module_t *modules;             /**< attached modules, sorted by priority */
     tern_module_t *current;             /**< module whose handler runs now */
     const tern_loop_platform_t *platform; /**< NULL: single-threaded */
-    uint32_t steps;                     /**< messages handled */
+    uint32_t steps;                     /**< messages taken from the queues */
+    uint32_t handoffs;                  /**< packet messages handed off by direct call */
+    uint32_t pending;                   /**< messages queued, all modules together */
+    uint8_t depth;                      /**< handlers nested on the loop's stack now */
     bool stopped;                       /**< stop() was called */
 } tern_loop_t;
 

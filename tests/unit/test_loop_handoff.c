@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The event loop's hand-off (TERN_CONF_LOOP_HANDOFF_DEPTH): a packet a
+ *        handler sends runs the next module's handler at once only when the
+ *        loop would run it next anyway; otherwise it is queued.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "tern/netapi.h"
+#include "tern/port/loop.h"
+#include "tern/port/posix.h"
+#include "tern/stack.h"
+
+#define MODULES 10
+#define LOG_MAX 64
+
+/** What a relay module does with a packet it gets. */
+typedef struct {
+    tern_module_t module;
+    tern_msg_t slots[8];
+    tern_module_t *send_to;   /**< hand the packet on to this module (else release it) */
+    tern_module_t *note_to;   /**< first post a USER message to this module */
+    unsigned passes;          /**< packets still to hand on (then release) */
+} relay_t;
+
+/** One log line: which module, and whether it is the start or the end of its handler. */
+typedef struct {
+    char module;
+    char edge;     /**< '(' handler starts, ')' handler returns */
+    uint8_t depth; /**< loop.depth inside the handler */
+} log_entry_t;
+
+static tern_vclock_t vclock;
+static tern_loop_t loop;
+static tern_stack_t stack;
+static relay_t relays[MODULES];
+static const char *const names[MODULES] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j" };
+static log_entry_t log_entries[LOG_MAX];
+static size_t log_len;
+
+static void note(const tern_module_t *m, char edge)
+{
+    assert_true(log_len < LOG_MAX);
+    log_entries[log_len++] = (log_entry_t){ .module = m->name[0], .edge = edge, .depth = loop.depth };
+}
+
+static int relay_handle(tern_module_t *self, tern_msg_t *msg)
+{
+    relay_t *r = self->context;
+    note(self, '(');
+    if (msg->type == TERN_MSG_SND || msg->type == TERN_MSG_RCV) {
+        if (r->note_to != NULL) {
+            tern_msg_t user = { .type = TERN_MSG_USER };
+            assert_int_equal(tern_netapi_post(r->note_to, &user), 0);
+        }
+        if (r->send_to != NULL && r->passes > 0) {
+            r->passes--;
+            assert_int_equal(tern_netapi_send(r->send_to, msg->content.pkt), 0);
+        } else {
+            tern_pktbuf_release(&stack.pktbuf, msg->content.pkt);
+        }
+    }
+    note(self, ')');
+    return 0;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    tern_vclock_init(&vclock, 1000000);
+    tern_loop_init(&loop, &vclock.base);
+    assert_int_equal(tern_stack_init(&stack, "t", &loop.base), 0);
+    memset(relays, 0, sizeof(relays));
+    memset(log_entries, 0, sizeof(log_entries));
+    log_len = 0;
+    for (size_t i = 0; i < MODULES; i++) {
+        relay_t *r = &relays[i];
+        assert_int_equal(tern_module_init(&r->module, names[i], 5, relay_handle, r, r->slots, 8), 0);
+        assert_int_equal(tern_stack_add_module(&stack, &r->module), 0);
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+    tern_executor_stop(&loop.base);
+    harness_assert_pktbuf_clean(&stack.pktbuf);
+    return 0;
+}
+
+/** Send a packet from outside the loop to relays[0] and run until idle. */
+static void send_from_outside(void)
+{
+    tern_pkt_t *pkt = tern_pktbuf_add(&stack.pktbuf, NULL, "x", 1, TERN_NETTYPE_UNDEF);
+    assert_non_null(pkt);
+    assert_int_equal(tern_netapi_send(&relays[0].module, pkt), 0);
+    /* Posted from outside any handler: queued, nothing has run yet. */
+    assert_int_equal(log_len, 0);
+    assert_int_equal(loop.pending, 1);
+    assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+}
+
+/** The log as a string "a(b(b)a)": module and edge per entry. */
+static const char *log_string(void)
+{
+    static char text[2 * LOG_MAX + 1];
+    for (size_t i = 0; i < log_len; i++) {
+        text[2 * i] = log_entries[i].module;
+        text[2 * i + 1] = log_entries[i].edge;
+    }
+    text[2 * log_len] = '\0';
+    return text;
+}
+
+static void chain(size_t from, size_t to)
+{
+    relays[from].send_to = &relays[to].module;
+    relays[from].passes = 1;
+}
+
+static void test_handoff__idle_loop_runs_the_next_handler_nested(void **state)
+{
+    (void)state;
+    chain(0, 1);
+    chain(1, 2);
+    send_from_outside();
+#if TERN_CONF_LOOP_HANDOFF_DEPTH >= 2
+    assert_string_equal(log_string(), "a(b(c(c)b)a)");
+    assert_int_equal(log_entries[2].depth, 3);
+    assert_int_equal(loop.handoffs, 2);
+    assert_int_equal(loop.steps, 1);
+#else
+    assert_string_equal(log_string(), "a(a)b(b)c(c)");
+    assert_int_equal(loop.handoffs, 0);
+    assert_int_equal(loop.steps, 3);
+#endif
+}
+
+static void test_handoff__queued_when_another_message_waits(void **state)
+{
+    (void)state;
+    /* a posts a USER message to d first: b's packet is then queued too, and
+     * the loop serves both in its own order (equal priorities: list order). */
+    chain(0, 1);
+    relays[0].note_to = &relays[3].module;
+    send_from_outside();
+    assert_string_equal(log_string(), "a(a)b(b)d(d)");
+    assert_int_equal(loop.handoffs, 0);
+    assert_int_equal(loop.steps, 3);
+}
+
+static void test_handoff__a_module_on_the_stack_is_not_reentered(void **state)
+{
+    (void)state;
+    /* a -> b -> a: a is still running when b sends back, so that one is queued. */
+    chain(0, 1);
+    chain(1, 0);
+    relays[0].passes = 2;
+    relays[1].passes = 2;
+    send_from_outside();
+#if TERN_CONF_LOOP_HANDOFF_DEPTH >= 2
+    /* Second round: a hands to b again (idle), b's send to a is queued, a releases. */
+    assert_string_equal(log_string(), "a(b(b)a)a(b(b)a)a(a)");
+    assert_int_equal(loop.handoffs, 2);
+#else
+    assert_string_equal(log_string(), "a(a)b(b)a(a)b(b)a(a)");
+#endif
+    for (size_t i = 0; i < log_len; i++) {
+        assert_true(log_entries[i].depth <= 2);
+    }
+}
+
+static void test_handoff__nesting_is_bounded(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i + 1 < MODULES; i++) {
+        chain(i, i + 1);
+    }
+    send_from_outside();
+    unsigned deepest = 0;
+    unsigned handled = 0;
+    for (size_t i = 0; i < log_len; i++) {
+        if (log_entries[i].depth > deepest) {
+            deepest = log_entries[i].depth;
+        }
+        handled += (log_entries[i].edge == '(');
+    }
+    assert_int_equal(handled, MODULES);
+    unsigned bound = (TERN_CONF_LOOP_HANDOFF_DEPTH < 1) ? 1 : TERN_CONF_LOOP_HANDOFF_DEPTH;
+    assert_int_equal(deepest, (bound < MODULES) ? bound : MODULES);
+    assert_int_equal(loop.handoffs + loop.steps, MODULES);
+}
+
+static void test_handoff__hops_are_traced_in_the_order_they_happen(void **state)
+{
+    (void)state;
+    chain(0, 1);
+    chain(1, 2);
+    send_from_outside();
+#if TERN_CONF_TRACE
+    /* outside -> a, a -> b, b -> c: oldest first, whether queued or handed off. */
+    assert_int_equal(tern_trace_count(&stack.trace), 3);
+    const char *expect[3][2] = { { "-", "a" }, { "a", "b" }, { "b", "c" } };
+    for (size_t i = 0; i < 3; i++) {
+        tern_trace_entry_t e;
+        assert_int_equal(tern_trace_get(&stack.trace, i, &e), 0);
+        assert_string_equal(e.from, expect[i][0]);
+        assert_string_equal(e.to, expect[i][1]);
+        assert_int_equal(e.msg_type, TERN_MSG_SND);
+        assert_int_equal(e.result, 0);
+    }
+#else
+    skip();
+#endif
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_handoff__idle_loop_runs_the_next_handler_nested, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_handoff__queued_when_another_message_waits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_handoff__a_module_on_the_stack_is_not_reentered, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_handoff__nesting_is_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_handoff__hops_are_traced_in_the_order_they_happen, setup,
+                                        teardown),
+    };
+    cmocka_set_message_output(CM_OUTPUT_STDOUT);
+    return cmocka_run_group_tests_name("loop hand-off", tests, NULL, NULL);
+}
