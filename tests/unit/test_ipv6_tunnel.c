@@ -10,13 +10,13 @@
  *        packets for an address of another interface
  *        (RFC 1122 §3.3.4.2).
  *
- * The fixture of test_ipv6_forward.c: two test devices carrying bare IPv6
- * (raw link, 48-bit addresses): if1 on 2001:db8:1::/64 (MTU 1500), if2 on
- * 2001:db8:2::/64 (MTU 1280). The peer on if1 (2001:db8:1::100) and the
- * first hop on if2 (2001:db8:2::a) are in the neighbor cache from their
- * solicitations, so packets go out at once. The source route provider is a
- * stub: 2001:db8:2::c is three hops away (via ::a and ::b), 2001:db8:2::d
- * one hop.
+ * The fixture of vrouter.h, as in test_ipv6_forward.c: two test devices
+ * carrying bare IPv6 (raw link, 48-bit addresses): if1 on 2001:db8:1::/64
+ * (MTU 1500), if2 on 2001:db8:2::/64 (MTU 1280). The peer on if1
+ * (2001:db8:1::100) and the first hop on if2 (2001:db8:2::a) are in the
+ * neighbor cache from their solicitations, so packets go out at once. The
+ * source route provider is a stub: 2001:db8:2::c is three hops away (via ::a
+ * and ::b), 2001:db8:2::d one hop.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -27,86 +27,21 @@
 
 #include <cmocka.h>
 
-#include "harness.h"
+#include "vrouter.h"
 #include "sink.h"
 #include "tern/ipv6/fib.h"
 #include "tern/ipv6/ipv6.h"
 #include "tern/ipv6/rpi.h"
 #include "tern/ipv6/srh.h"
 #include "tern/netapi.h"
-#include "tern/netdev/test.h"
 #include "tern/netreg.h"
-#include "tern/port/loop.h"
 #include "tern/wire/checksum.h"
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
-#include "tern/wire/ndp.h"
 #include "tern/wire/rpl_hbh.h"
 
-#define MS 1000u
-#define SEC 1000000u
-
-static tern_vclock_t clock_v;
-static tern_loop_t loop;
-static tern_stack_t stack;
-static tern_ipv6_t ip;
 static sink_t udp_sink;
 static tern_netreg_entry_t udp_entry;
-
-static const uint8_t NODE_MAC[2][6] = { { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x01 },
-                                        { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x02 } };
-static const uint8_t PEER_MAC[2][6] = { { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x91 },
-                                        { 0x02, 0x00, 0x5e, 0x00, 0x53, 0x92 } };
-
-#define MAX_SENT 16
-typedef struct {
-    tern_netdev_test_t dev;
-    tern_netif_t netif;
-    uint8_t sent[MAX_SENT][1600];
-    size_t sent_len[MAX_SENT];
-    unsigned nsent;
-    uint8_t rx[1600];
-} link_t;
-
-static link_t links[2];
-
-static int capture(tern_netdev_test_t *d, const tern_iolist_t *iol, size_t count)
-{
-    link_t *l = d->state;
-    size_t len = 0;
-    assert_true(l->nsent < MAX_SENT);
-    for (size_t i = 0; i < count; i++) {
-        memcpy(&l->sent[l->nsent][len], iol[i].base, iol[i].len);
-        len += iol[i].len;
-    }
-    l->sent_len[l->nsent++] = len;
-    return (int)len;
-}
-
-static tern_ipv6_addr_t A(const char *text)
-{
-    tern_ipv6_addr_t a;
-    assert_int_equal(tern_ipv6_addr_from_str(&a, text, strlen(text)), 0);
-    return a;
-}
-
-static void run_for(uint64_t us)
-{
-    assert_int_equal(tern_executor_run_until(&loop.base, clock_v.now + us), 0);
-}
-
-static void clear_sent(void)
-{
-    links[0].nsent = 0;
-    links[1].nsent = 0;
-}
-
-static void receive(unsigned k, const uint8_t *pkt, size_t len)
-{
-    memcpy(links[k].rx, pkt, len);
-    assert_int_equal(tern_netdev_test_inject(&links[k].dev, links[k].rx, len), 0);
-    run_for(1);
-}
 
 /* An IPv6 header from @p src to @p dst at @p out, next header @p nh, @p plen bytes follow. */
 static void header(uint8_t *out, const char *src, const char *dst, uint8_t nh, uint8_t hop, size_t plen)
@@ -114,31 +49,6 @@ static void header(uint8_t *out, const char *src, const char *dst, uint8_t nh, u
     tern_ipv6_repr_t h = { .payload_len = (uint16_t)plen, .next_header = nh, .hop_limit = hop,
                            .src = A(src), .dst = A(dst) };
     assert_int_equal(tern_ipv6_emit(&h, out, 40), 40);
-}
-
-/* An IPv6 packet carrying ICMPv6 message @p msg (checksum filled). */
-static size_t build_icmp(uint8_t *out, const char *src, const char *dst, uint8_t hop, const uint8_t *msg,
-                         size_t msg_len)
-{
-    header(out, src, dst, 58, hop, msg_len);
-    memcpy(out + 40, msg, msg_len);
-    tern_ipv6_addr_t s = A(src);
-    tern_ipv6_addr_t d = A(dst);
-    assert_int_equal(tern_icmpv6_checksum_fill(out + 40, msg_len, &s, &d), 0);
-    return 40 + msg_len;
-}
-
-/* An echo request with @p data_len bytes of data. */
-static size_t build_echo(uint8_t *out, const char *src, const char *dst, uint8_t hop, size_t data_len)
-{
-    static uint8_t msg[1600];
-    static uint8_t data[1500];
-    memset(data, 0xa5, sizeof(data));
-    tern_icmpv6_echo_repr_t e = { .type = TERN_ICMPV6_ECHO_REQUEST, .identifier = 0x1234, .sequence = 1,
-                                  .data = data, .data_len = data_len };
-    int n = tern_icmpv6_echo_emit(&e, msg, sizeof(msg));
-    assert_true(n > 0);
-    return build_icmp(out, src, dst, hop, msg, (size_t)n);
 }
 
 /* A UDP datagram (port 7 to 5000, "tunnelled") from @p src to @p dst, checksum filled. */
@@ -175,38 +85,6 @@ static size_t encapsulate(uint8_t *out, const char *src, const char *dst, const 
     return 40 + len;
 }
 
-static size_t build_ns(uint8_t *out, unsigned k, const char *src, const char *dst, const char *target)
-{
-    uint8_t opt[8];
-    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = PEER_MAC[k], .addr_len = 6 };
-    int olen = tern_ndp_opt_lladdr_emit(&ll, opt, sizeof(opt));
-    tern_ndp_ns_repr_t ns = { .target = A(target), .options = opt, .options_len = (size_t)olen };
-    uint8_t msg[64];
-    int n = tern_ndp_ns_emit(&ns, msg, sizeof(msg));
-    assert_true(n > 0);
-    return build_icmp(out, src, dst, 255, msg, (size_t)n);
-}
-
-/* Parse frame @p i sent on link @p k: header into @p h; return the ICMPv6 type (checksum checked). */
-static uint8_t sent_icmp(unsigned k, unsigned i, tern_ipv6_repr_t *h)
-{
-    link_t *l = &links[k];
-    assert_true(i < l->nsent);
-    assert_int_equal(tern_ipv6_parse(h, l->sent[i], l->sent_len[i]), 40);
-    assert_int_equal(tern_ipv6_check_len(h, l->sent_len[i]), (int)l->sent_len[i] - 40);
-    assert_int_equal(h->next_header, 58);
-    const tern_checksum_span_t span = { .data = l->sent[i] + 40, .len = l->sent_len[i] - 40 };
-    assert_true(tern_icmpv6_checksum_verify(&h->src, &h->dst, &span, 1));
-    return l->sent[i][40];
-}
-
-static void add_addr(unsigned k, const char *addr)
-{
-    tern_ipv6_addr_config_t cfg = { .addr = A(addr), .prefix_len = 64 };
-    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_ADD, links[k].netif.index, &cfg,
-                                     sizeof(cfg)), (int)sizeof(cfg));
-}
-
 /* The stub provider: ::c by ::a and ::b (three hops), ::d a neighbor; nothing else. */
 static unsigned provider_calls;
 static int provider(void *ctx, const tern_ipv6_addr_t *dst, tern_ipv6_source_route_t *route)
@@ -241,36 +119,13 @@ static void set_provider(bool on)
 static int setup(void **state)
 {
     (void)state;
-    tern_vclock_init(&clock_v, 0);
-    tern_loop_init(&loop, &clock_v.base);
-    assert_int_equal(tern_stack_init(&stack, "t", &loop.base), 0);
-    assert_int_equal(tern_ipv6_init(&ip, &stack), 0);
+    vrouter_init();
     sink_add(&stack, &udp_sink, "udp", 6, 8, true);
     tern_netreg_entry_init(&udp_entry, TERN_NETREG_DEMUX_CTX_ALL, &udp_sink.module);
     assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_UDP, &udp_entry), 0);
-    static const char *const names[2] = { "test0", "test1" };
-    for (unsigned k = 0; k < 2; k++) {
-        link_t *l = &links[k];
-        memset(l, 0, sizeof(*l));
-        tern_netdev_test_init(&l->dev);
-        memcpy(l->dev.addr, NODE_MAC[k], 6);
-        l->dev.addr_len = 6;
-        l->dev.mtu = (k == 0) ? 1500u : 1280u;
-        l->dev.send_cb = capture;
-        l->dev.state = l;
-        assert_int_equal(tern_netif_add(&stack, &l->netif, names[k], &l->dev.netdev, &tern_netif_link_raw,
-                                        TERN_NETTYPE_IPV6), 0);
-        assert_int_equal(tern_ipv6_netif_enable(&ip, &l->netif), 0);
-    }
-    assert_int_equal(tern_ipv6_set_router(&ip, true), 0);
-    run_for(1);
-    add_addr(0, "2001:db8:1::1");
-    add_addr(1, "2001:db8:2::1");
-    run_for(3 * SEC); /* DAD of every address */
-    uint8_t pkt[128];
-    receive(0, pkt, build_ns(pkt, 0, "2001:db8:1::100", "ff02::1:ff00:1", "2001:db8:1::1"));
-    receive(1, pkt, build_ns(pkt, 1, "2001:db8:2::a", "ff02::1:ff00:1", "2001:db8:2::1"));
-    receive(1, pkt, build_ns(pkt, 1, "2001:db8:2::d", "ff02::1:ff00:1", "2001:db8:2::1"));
+    vrouter_start();
+    solicit_from(1, "2001:db8:2::a");
+    solicit_from(1, "2001:db8:2::d");
     provider_calls = 0;
     clear_sent();
     return 0;
@@ -280,18 +135,8 @@ static int teardown(void **state)
 {
     (void)state;
     assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
-    sink_release_kept(&stack, &udp_sink);
-    tern_executor_stop(&loop.base);
-    for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
-        for (size_t k = 0; k < TERN_CONF_NC_SIZE && ip.ifs[i].netif != NULL; k++) {
-            tern_nc_entry_t *e = &ip.ifs[i].nc.entries[k];
-            for (size_t q = 0; q < e->queued; q++) {
-                tern_pktbuf_release(&stack.pktbuf, e->queue[q]);
-            }
-            e->queued = 0;
-        }
-    }
-    harness_assert_pktbuf_clean(&stack.pktbuf);
+    sink_release_kept(&stack, &udp_sink); /* before vrouter_teardown() checks the pktbuf */
+    vrouter_teardown();
     return 0;
 }
 
