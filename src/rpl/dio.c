@@ -175,7 +175,11 @@ static int dio_options(const tern_rpl_dio_repr_t *dio, dio_options_t *out)
             continue; /* §6.3.3: not a DIO option: ignored */
         }
         if (opt.type == TERN_RPL_OPT_DODAG_CONF) {
-            if (tern_rpl_opt_dodag_conf_parse(&out->conf, &opt) < 0 || out->conf.min_hop_rank_increase == 0) {
+            /* §6.7.6: MinHopRankIncrease and Lifetime Unit are divisors of the
+             * rank and of every route lifetime (DAO Path Lifetime, §6.7.8):
+             * 0 cannot be meant, and is refused rather than divided by. */
+            if (tern_rpl_opt_dodag_conf_parse(&out->conf, &opt) < 0 || out->conf.min_hop_rank_increase == 0 ||
+                out->conf.lifetime_unit == 0) {
                 return -EBADMSG;
             }
             out->has_conf = true;

@@ -157,6 +157,24 @@ static void test_hostile_messages__dropped_and_counted(void **state)
     before = r->counters[TERN_RPL_BAD_RANK];
     inject(2, dio, sizeof(dio));
     assert_int_equal(r->counters[TERN_RPL_BAD_RANK], before + 1u);
+    /* A DIO whose DODAG Configuration has Lifetime Unit 0 (no route lifetime
+     * could be expressed, §6.7.6): malformed, nothing of it taken. */
+    uint8_t conf[TERN_RPL_OPT_DODAG_CONF_LEN];
+    uint8_t dio_conf[TERN_RPL_DIO_LEN + sizeof(conf)];
+    tern_rpl_opt_dodag_conf_t zero_unit = { .dio_int_doublings = 8, .dio_int_min = 12, .dio_redundancy = 10,
+                                            .max_rank_increase = 7 * 256, .min_hop_rank_increase = 256,
+                                            .ocp = TERN_RPL_OCP_MRHOF, .default_lifetime = 30, .lifetime_unit = 0 };
+    assert_int_equal(tern_rpl_opt_dodag_conf_emit(&zero_unit, conf, sizeof(conf)), (int)sizeof(conf));
+    tern_rpl_dio_repr_t dc = d;
+    dc.rank = 256;
+    dc.options = conf;
+    dc.options_len = sizeof(conf);
+    assert_int_equal(tern_rpl_dio_emit(&dc, dio_conf, sizeof(dio_conf)), (int)sizeof(dio_conf));
+    uint16_t unit = r->lifetime_unit;
+    before = r->counters[TERN_RPL_MALFORMED];
+    inject(2, dio_conf, sizeof(dio_conf));
+    assert_int_equal(r->counters[TERN_RPL_MALFORMED], before + 1u);
+    assert_int_equal(r->lifetime_unit, unit);
     /* Another instance while joined: counted, ignored. */
     d.rank = 256;
     d.instance_id = INSTANCE + 5u;
