@@ -83,6 +83,7 @@ static void make_link(tern_iphc_link_t *link, tern_iphc_context_t *contexts, uin
         memcpy(ctx->prefix.u8, table[i].prefix, 16);
         ctx->prefix_len = table[i].len;
         ctx->flags = table[i].flags;
+        ctx->id = table[i].id;
     }
     link->contexts = contexts;
     link->context_count = TERN_IPHC_CONTEXT_MAX;

@@ -77,6 +77,11 @@
 /* No source routes are inserted by a host (TERN_CONF_IPV6_ROUTER 0). */
 #define TERN_CONF_IPV6_SRH_HOPS 1
 
+/* IPHC contexts of the 6LoWPAN layer: they come from 6Lo-ND (the RA's 6CO,
+ * RFC 6775 §4.2; a router's own), whose table holds
+ * TERN_CONF_IPV6_6LO_CONTEXTS, with whatever identifier (0..15) each has. */
+#define TERN_CONF_SIXLOWPAN_CONTEXTS TERN_CONF_IPV6_6LO_CONTEXTS
+
 /* 6LoWPAN: one datagram reassembled and one fragmented at a time (the
  * packet buffer holds one 1280-byte datagram anyway), one more waiting. */
 #define TERN_CONF_SIXLOWPAN_REASS_SLOTS 1

@@ -711,14 +711,27 @@ _Static_assert((TERN_CONF_SIXLOWPAN_QUEUE_LEN & (TERN_CONF_SIXLOWPAN_QUEUE_LEN -
 
 /**
  * Interfaces one 6LoWPAN module serves. Default 2 (a node with one radio, a
- * border router with two). Cost: about 420 B each (16 IPHC contexts of 18 B
- * plus their 8-byte expiry times).
+ * border router with two). Cost: about 30 B plus 27 B per IPHC context
+ * (TERN_CONF_SIXLOWPAN_CONTEXTS) each.
  */
 #ifndef TERN_CONF_SIXLOWPAN_NETIFS
 #define TERN_CONF_SIXLOWPAN_NETIFS 2
 #endif
 _Static_assert(TERN_CONF_SIXLOWPAN_NETIFS >= 1 && TERN_CONF_SIXLOWPAN_NETIFS <= 64,
                "TERN_CONF_SIXLOWPAN_NETIFS out of range [1, 64]");
+
+/**
+ * IPHC compression contexts (RFC 6282 §3.1.2) one 6LoWPAN interface keeps,
+ * whatever their identifiers (0..15). Default 16: one per identifier. A node
+ * whose contexts come only from 6Lo-ND (RFC 6775 §4.2) never holds more than
+ * TERN_CONF_IPV6_6LO_CONTEXTS of them. Cost: 27 B each (the context and its
+ * expiry time), per interface.
+ */
+#ifndef TERN_CONF_SIXLOWPAN_CONTEXTS
+#define TERN_CONF_SIXLOWPAN_CONTEXTS 16
+#endif
+_Static_assert(TERN_CONF_SIXLOWPAN_CONTEXTS >= 1 && TERN_CONF_SIXLOWPAN_CONTEXTS <= 16,
+               "TERN_CONF_SIXLOWPAN_CONTEXTS out of range [1, 16] (RFC 6282 §3.1.2: 4-bit CID)");
 
 /**
  * Datagrams being sent in fragments at the same time (one fragment per turn

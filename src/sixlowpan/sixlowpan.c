@@ -16,6 +16,7 @@
 
 #include "sixlowpan_internal.h"
 #include "tern/netapi.h"
+#include "tern/wire/ipv6_addr.h"
 #include "tern/wire/sixlowpan.h"
 
 static const char *const sixlowpan_counter_names[TERN_SIXLOWPAN_STAT_NUMOF] = {
@@ -78,23 +79,23 @@ static void iphc_l2addr(tern_iphc_l2addr_t *out, const uint8_t *addr, uint8_t le
 /*
  * Contexts end with their lifetime (RFC 6775 §4.2 Valid Lifetime): remove the
  * expired ones, note the next expiry and how many entries the codec needs to
- * look at (entries past the highest CID in use are unused: the codec skips
- * them either way).
+ * look at (entries past the last one in use are unused: the codec skips them
+ * either way).
  */
 static void context_sweep(tern_sixlowpan_if_t *lif, uint64_t now_us)
 {
     uint64_t next = UINT64_MAX;
     uint8_t count = 0;
-    for (size_t cid = 0; cid < TERN_IPHC_CONTEXT_MAX; cid++) {
-        if (lif->contexts[cid].flags == 0) {
+    for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_CONTEXTS; i++) {
+        if (lif->contexts[i].flags == 0) {
             continue;
         }
-        if (lif->context_expiry_us[cid] <= now_us) {
-            memset(&lif->contexts[cid], 0, sizeof(lif->contexts[cid]));
+        if (lif->context_expiry_us[i] <= now_us) {
+            memset(&lif->contexts[i], 0, sizeof(lif->contexts[i]));
             continue;
         }
-        next = (lif->context_expiry_us[cid] < next) ? lif->context_expiry_us[cid] : next;
-        count = (uint8_t)(cid + 1u);
+        next = (lif->context_expiry_us[i] < next) ? lif->context_expiry_us[i] : next;
+        count = (uint8_t)(i + 1u);
     }
     lif->context_next_expiry_us = next;
     lif->context_count = count;
@@ -112,6 +113,20 @@ void sixlowpan_iphc_link(tern_sixlowpan_if_t *lif, uint64_t now_us, const uint8_
     link->context_count = lif->context_count;
 }
 
+/* The entry holding context @p cid, else a free one; NULL: the table is full. */
+static tern_iphc_context_t *context_entry(tern_sixlowpan_if_t *lif, uint8_t cid)
+{
+    tern_iphc_context_t *free_entry = NULL;
+    for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_CONTEXTS; i++) {
+        tern_iphc_context_t *c = &lif->contexts[i];
+        if (c->flags != 0 && c->id == cid) {
+            return c;
+        }
+        free_entry = (free_entry == NULL && c->flags == 0) ? c : free_entry;
+    }
+    return free_entry;
+}
+
 int tern_sixlowpan_context_set(tern_sixlowpan_t *lowpan, uint16_t if_index, uint8_t cid,
                                const tern_ipv6_addr_t *prefix, uint8_t prefix_len, bool compress,
                                uint32_t lifetime_s)
@@ -124,23 +139,29 @@ int tern_sixlowpan_context_set(tern_sixlowpan_t *lowpan, uint16_t if_index, uint
     if (lif == NULL) {
         return -ENODEV;
     }
-    tern_iphc_context_t *ctx = &lif->contexts[cid];
+    uint64_t now = tern_stack_now(lowpan->module.stack);
+    tern_iphc_context_t *ctx = context_entry(lif, cid);
+    if (ctx == NULL) {
+        context_sweep(lif, now); /* expired contexts free their entries */
+        ctx = context_entry(lif, cid);
+    }
+    if (ctx == NULL) {
+        return (lifetime_s == 0) ? 0 : -ENOSPC;
+    }
+    size_t slot = (size_t)(ctx - lif->contexts);
     memset(ctx, 0, sizeof(*ctx));
     lif->context_next_expiry_us = 0; /* sixlowpan_iphc_link() recounts */
     if (lifetime_s == 0) {
         return 0; /* RFC 6775 §4.2: a Valid Lifetime of 0 removes the context */
     }
     /* Bits past the prefix length are kept zero, whatever the caller gave. */
-    for (unsigned bit = 0; bit < prefix_len; bit++) {
-        uint8_t mask = (uint8_t)(0x80u >> (bit % 8u));
-        ctx->prefix.u8[bit / 8u] |= (uint8_t)(prefix->u8[bit / 8u] & mask);
-    }
+    ctx->prefix = *prefix;
+    tern_ipv6_addr_mask(&ctx->prefix, prefix_len);
     ctx->prefix_len = prefix_len;
     /* RFC 6775 §7.2: without the C flag a context is still used to decompress. */
     ctx->flags = (uint8_t)(TERN_IPHC_CONTEXT_DECOMPRESS | (compress ? TERN_IPHC_CONTEXT_COMPRESS : 0u));
-    lif->context_expiry_us[cid] = (lifetime_s == UINT32_MAX)
-                                      ? UINT64_MAX
-                                      : tern_stack_now(lowpan->module.stack) + (uint64_t)lifetime_s * 1000000u;
+    ctx->id = cid;
+    lif->context_expiry_us[slot] = (lifetime_s == UINT32_MAX) ? UINT64_MAX : now + (uint64_t)lifetime_s * 1000000u;
     return 0;
 }
 

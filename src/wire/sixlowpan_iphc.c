@@ -282,17 +282,20 @@ static bool link_valid(const tern_iphc_link_t *link)
             return false;
         }
     }
+    uint32_t ids = 0; /* identifiers of the entries in use: each at most once */
     for (size_t i = 0; i < link->context_count; i++) {
-        if (link->contexts[i].prefix_len > 128) {
+        const tern_iphc_context_t *c = &link->contexts[i];
+        if (c->prefix_len > 128 || (c->flags != 0 && (c->id >= TERN_IPHC_CONTEXT_MAX || (ids >> c->id) & 1u))) {
             return false;
         }
+        ids |= (c->flags != 0) ? 1u << c->id : 0u;
     }
     return true;
 }
 
 /* --- compression: choosing the address modes ----------------------------- */
 
-/* Slot 0: no context; slot 1 + c: context c. */
+/* Slot 0: no context; slot 1 + c: the context with identifier c. */
 #define ADDR_SLOTS (1 + TERN_IPHC_CONTEXT_MAX)
 #define ADDR_NONE 0xFFu
 
@@ -407,13 +410,17 @@ static addr_option_t addr_stateful(const uint8_t *addr, bool multicast, const te
 }
 
 /* The contexts the compressor may use (TERN_IPHC_CONTEXT_COMPRESS): their
- * identifiers in @p ids, ascending; returns how many. */
+ * entries in @p ids, by ascending identifier; returns how many. */
 static size_t compress_contexts(const tern_iphc_link_t *link, uint8_t *ids)
 {
     size_t count = 0;
     for (size_t c = 0; c < link->context_count; c++) {
         if ((link->contexts[c].flags & TERN_IPHC_CONTEXT_COMPRESS) != 0) {
-            ids[count++] = (uint8_t)c;
+            size_t at = count++; /* insertion sort: a table holds few */
+            for (; at > 0 && link->contexts[ids[at - 1]].id > link->contexts[c].id; at--) {
+                ids[at] = ids[at - 1];
+            }
+            ids[at] = (uint8_t)c;
         }
     }
     return count;
@@ -430,11 +437,11 @@ static size_t addr_options(addr_option_t *slots, uint8_t *numbers, const tern_ip
     numbers[0] = 0;
     size_t count = 1;
     for (size_t i = 0; i < id_count; i++) {
-        size_t c = ids[i];
-        addr_option_t o = addr_stateful(addr, multicast, &link->contexts[c], iid);
+        const tern_iphc_context_t *ctx = &link->contexts[ids[i]];
+        addr_option_t o = addr_stateful(addr, multicast, ctx, iid);
         if (o.len != ADDR_NONE) {
-            slots[1 + c] = o;
-            numbers[count++] = (uint8_t)(1 + c);
+            slots[1 + ctx->id] = o;
+            numbers[count++] = (uint8_t)(1 + ctx->id);
         }
     }
     return count;
@@ -665,10 +672,13 @@ int tern_iphc_compress(const tern_iphc_link_t *link, const uint8_t *pkt, size_t 
  * naming any other must be dropped). */
 static const tern_iphc_context_t *context_for_decompression(const tern_iphc_link_t *link, unsigned id)
 {
-    if (id >= link->context_count || (link->contexts[id].flags & TERN_IPHC_CONTEXT_DECOMPRESS) == 0) {
-        return NULL;
+    for (size_t i = 0; i < link->context_count; i++) {
+        const tern_iphc_context_t *c = &link->contexts[i];
+        if (c->flags != 0 && c->id == id) {
+            return (c->flags & TERN_IPHC_CONTEXT_DECOMPRESS) != 0 ? c : NULL;
+        }
     }
-    return &link->contexts[id];
+    return NULL;
 }
 
 /* Expand one address of @p kind, reading its in-line bytes. */

@@ -113,6 +113,7 @@ static bool parse_contexts(char *text, tern_iphc_context_t *table, uint8_t *coun
         }
         ctx->prefix_len = (uint8_t)plen;
         ctx->flags = TERN_IPHC_CONTEXT_COMPRESS | TERN_IPHC_CONTEXT_DECOMPRESS;
+        ctx->id = (uint8_t)id;
         if (*end == '@') {
             ctx->flags = 0;
             for (const char *f = end + 1; *f != '\0'; f++) {

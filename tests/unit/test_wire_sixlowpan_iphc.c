@@ -105,6 +105,7 @@ static void set_context(unsigned id, const char *prefix, uint8_t len, uint8_t fl
     contexts[id].prefix = a;
     contexts[id].prefix_len = len;
     contexts[id].flags = flags;
+    contexts[id].id = (uint8_t)id;
 }
 
 #define CTX_BOTH (TERN_IPHC_CONTEXT_COMPRESS | TERN_IPHC_CONTEXT_DECOMPRESS)
@@ -131,10 +132,20 @@ static tern_iphc_link_t link_eui(void)
     return link_of(eui_a, 8, eui_b, 8);
 }
 
+/* A table with an entry per identifier, entry i naming identifier i (the
+ * codec takes the entries in any order: see the sparse-table test). */
+static void dense_ids(tern_iphc_context_t *table)
+{
+    for (size_t i = 0; i < TERN_IPHC_CONTEXT_MAX; i++) {
+        table[i].id = (uint8_t)i;
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
     memset(contexts, 0, sizeof(contexts));
+    dense_ids(contexts);
     return 0;
 }
 
@@ -842,6 +853,48 @@ static void test_tern_iphc_decompress__reserved_address_modes(void **state)
     assert_int_equal(tern_iphc_decompress(&link, in, 3, 0, out, sizeof(out), &used), 40);
     static const uint8_t zero[16] = { 0 };
     assert_memory_equal(&out[8], zero, 16);
+}
+
+/* A table need not have an entry per identifier: entries name their own, in
+ * any order; the compressor still prefers the lower identifier on a tie. */
+static void test_tern_iphc_compress__sparse_context_table(void **state)
+{
+    (void)state;
+    tern_iphc_context_t table[3];
+    memset(table, 0, sizeof(table));
+    assert_int_equal(tern_ipv6_addr_from_str(&table[0].prefix, "2001:db8::", 10), 0);
+    table[0].prefix_len = 64;
+    table[0].flags = CTX_BOTH;
+    table[0].id = 9;
+    table[2] = table[0];
+    table[2].id = 5; /* the same prefix under a lower identifier: chosen */
+    tern_iphc_link_t link = link_eui();
+    link.contexts = table;
+    link.context_count = 3;
+    pkt_t p = { 0 };
+    ip6(&p, 0, 0, 59, 64, "2001:db8::212:4b00:0:1", "2001:db8::212:4b00:0:2");
+    done(&p);
+    uint8_t out[64];
+    size_t used;
+    assert_int_equal(tern_iphc_compress(&link, p.b, p.len, out, sizeof(out), &used), 4);
+    assert_int_equal(out[1], 0xf7); /* CID=1 SAC=1 SAM=11 DAC=1 DAM=11 */
+    assert_int_equal(out[2], 0x55); /* SCI=5 DCI=5 */
+    uint8_t back[64];
+    assert_int_equal(tern_iphc_decompress(&link, out, 4, 0, back, sizeof(back), &used), 40);
+    assert_memory_equal(back, p.b, 40);
+    /* Identifier 5 gone: 9 is used; a packet naming 5 is dropped (§3.1.1). */
+    table[2].flags = 0;
+    assert_int_equal(tern_iphc_compress(&link, p.b, p.len, out, sizeof(out), &used), 4);
+    assert_int_equal(out[2], 0x99);
+    static const uint8_t sci5[] = { 0x7a, 0xf7, 0x55, 59 };
+    assert_int_equal(decompress_err(&link, sci5, sizeof(sci5)), -ENOENT);
+    /* Invalid tables: an identifier above 15, or two entries in use naming one. */
+    table[1] = table[0];
+    assert_int_equal(tern_iphc_compress(&link, p.b, p.len, out, sizeof(out), &used), -EINVAL);
+    table[1].id = 16;
+    assert_int_equal(tern_iphc_compress(&link, p.b, p.len, out, sizeof(out), &used), -EINVAL);
+    table[1].flags = 0; /* unused entries are not looked at */
+    assert_int_equal(tern_iphc_compress(&link, p.b, p.len, out, sizeof(out), &used), 4);
 }
 
 static void test_tern_iphc_decompress__unknown_or_invalid_context(void **state)
@@ -1591,6 +1644,7 @@ static void random_contexts(tern_iphc_context_t *ctx, uint32_t *x)
         c->prefix_len = lens[rnd(x) % sizeof(lens)];
         c->flags = (uint8_t)(rnd(x) % 4 == 0 ? TERN_IPHC_CONTEXT_DECOMPRESS : CTX_BOTH);
     }
+    dense_ids(ctx);
 }
 
 static void test_tern_iphc_compress__direct_choice_matches_exhaustive_search(void **state)
@@ -1689,6 +1743,7 @@ int main(void)
         cmocka_unit_test_setup(test_tern_iphc_compress__short_context_needs_zero_gap, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__context_choice, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__reserved_address_modes, setup),
+        cmocka_unit_test_setup(test_tern_iphc_compress__sparse_context_table, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__unknown_or_invalid_context, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__link_address_needed, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__invalid_nhc, setup),

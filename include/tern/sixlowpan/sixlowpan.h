@@ -89,10 +89,10 @@ typedef enum {
 typedef struct {
     tern_netif_t *netif;                                   /**< NULL: entry free */
     uint16_t next_tag;                                     /**< datagram_tag of the next fragmented datagram */
-    tern_iphc_context_t contexts[TERN_IPHC_CONTEXT_MAX];   /**< IPHC contexts, index = CID */
-    uint64_t context_expiry_us[TERN_IPHC_CONTEXT_MAX];     /**< end of validity; UINT64_MAX: never */
+    tern_iphc_context_t contexts[TERN_CONF_SIXLOWPAN_CONTEXTS]; /**< IPHC contexts, each naming its CID; flags 0: free */
+    uint64_t context_expiry_us[TERN_CONF_SIXLOWPAN_CONTEXTS];   /**< end of validity; UINT64_MAX: never */
     uint64_t context_next_expiry_us;                       /**< the earliest of those in use; 0: recount */
-    uint8_t context_count;                                 /**< highest CID in use + 1 */
+    uint8_t context_count;                                 /**< entries up to the last one in use */
 } tern_sixlowpan_if_t;
 
 /** One datagram being sent in fragments. Private to the module. */
@@ -172,7 +172,8 @@ int tern_sixlowpan_netif_attach(tern_sixlowpan_t *lowpan, tern_netif_t *netif);
  *      (context: @p if_index), which runs this on the module's turn
  * @return 0; -EINVAL for a NULL @p lowpan, @p cid above 15, a prefix length
  *         above 128 or a NULL @p prefix with a lifetime; -ENODEV when
- *         @p if_index is not attached.
+ *         @p if_index is not attached; -ENOSPC when the interface holds
+ *         TERN_CONF_SIXLOWPAN_CONTEXTS other contexts already.
  * @see RFC 6282 §3.1.2, RFC 6775 §4.2 and §7.2
  */
 int tern_sixlowpan_context_set(tern_sixlowpan_t *lowpan, uint16_t if_index, uint8_t cid,

@@ -82,6 +82,7 @@ typedef struct {
     tern_ipv6_addr_t prefix;  /**< bits past @ref prefix_len are ignored */
     uint8_t prefix_len;       /**< in bits, 0..128 */
     uint8_t flags;            /**< TERN_IPHC_CONTEXT_*; 0 = unused entry */
+    uint8_t id;               /**< its context identifier (CID), 0..15 */
 } tern_iphc_context_t;
 
 /**
@@ -94,11 +95,17 @@ typedef struct {
     uint8_t u8[8];  /**< the address; bytes from @ref len on are unused */
 } tern_iphc_l2addr_t;
 
-/** What the link knows: the frame's addresses and the context table. */
+/**
+ * What the link knows: the frame's addresses and the context table. The table
+ * need not have an entry per identifier: each entry names its own (@ref
+ * tern_iphc_context_t.id), in any order, so that a node that keeps few
+ * contexts keeps them in a short table whatever identifiers the network gave
+ * them. Two entries in use must not name the same identifier.
+ */
 typedef struct {
     tern_iphc_l2addr_t src;                /**< link-layer source of the frame */
     tern_iphc_l2addr_t dst;                /**< link-layer destination of the frame */
-    const tern_iphc_context_t *contexts;   /**< entry i is context identifier i; NULL if none */
+    const tern_iphc_context_t *contexts;   /**< the contexts (entries with flags 0 unused); NULL if none */
     uint8_t context_count;                 /**< entries in @ref contexts, 0..16 */
 } tern_iphc_link_t;
 
@@ -122,7 +129,8 @@ static inline bool tern_iphc_is_dispatch(uint8_t byte)
  * @return the compressed length (>= 2); -EBADMSG when @p pkt is not an IPv6
  *         header (shorter than 40 bytes or version not 6); -EINVAL for a NULL
  *         pointer or an invalid @p link (address length not 0/2/8, more than 16
- *         contexts, a prefix length above 128).
+ *         contexts, a prefix length above 128, an identifier above 15 or one
+ *         named by two entries in use).
  */
 int tern_iphc_compressed_len(const tern_iphc_link_t *link, const uint8_t *pkt, size_t pkt_len,
                              size_t *consumed);
