@@ -103,12 +103,17 @@ def goodput(d):
 
 def footprint(d):
     configs = [("host", "a: 6LoWPAN host"), ("router", "b: router, RPL root")]
-    mods = {}
+    # The split per module of the images without LTO (per object file, from the
+    # map: with LTO, code inlined across files counts for its caller's file),
+    # and the total of the published images, with LTO, marked on each bar.
+    nolto = all(os.path.exists(os.path.join(d, f"footprint_{key}_nolto.csv")) for key, _ in configs)
+    mods, lto_total = {}, {}
     for key, _ in configs:
         p = os.path.join(d, f"footprint_{key}.csv")
         if not os.path.exists(p):
             return
-        for r in rows(p):
+        lto_total[key] = sum(int(r["text"]) + int(r["data"]) for r in rows(p))
+        for r in rows(os.path.join(d, f"footprint_{key}_nolto.csv") if nolto else p):
             mods.setdefault(r["module"], {}).setdefault(key, 0)
             mods[r["module"]][key] += int(r["text"]) + int(r["data"])
     order = sorted(mods, key=lambda m: -max(mods[m].values()))
@@ -119,11 +124,16 @@ def footprint(d):
         vals = [mods[m].get(k, 0) / 1024 for k, _ in configs]
         ax.barh([c for _, c in configs], vals, left=left, label=m, color=cmap(i % 20))
         left = [a + b for a, b in zip(left, vals)]
+    if nolto:
+        for i, (key, _) in enumerate(configs):
+            ax.plot([lto_total[key] / 1024] * 2, [i - 0.4, i + 0.4], color="k", lw=2)
+            ax.text(lto_total[key] / 1024, i + 0.42, " with LTO", fontsize=8)
     ax.axvline(16, color="k", ls=":", lw=1)
     ax.axvline(24, color="k", ls="--", lw=1)
     ax.text(16, 0.56, " target (a) 16 KiB", fontsize=8)
     ax.text(24, 0.44, " target (b) 24 KiB", fontsize=8)
-    ax.set_xlabel("flash (text + data) [KiB], Cortex-M3, -Os -mthumb, --gc-sections")
+    ax.set_xlabel("flash (text + data) [KiB], Cortex-M3, -Os -mthumb, --gc-sections"
+                  + (": modules without LTO, black mark: total with -flto" if nolto else ""))
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title("Code size per module")
     fig.tight_layout()

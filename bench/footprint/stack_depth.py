@@ -18,7 +18,12 @@ interface's event callback, and the 32-byte exception frame on the same MSP). Fr
 count 0 and are listed. This is an estimate of the kind the thesis's
 measurement gives, not a proof: data-dependent recursion is not bounded here.
 
-usage: stack_depth.py ELF OBJDUMP SU_DIR... > report
+With link-time optimisation the frames are those of the LTRANS units: link
+with -fstack-usage, which writes ELF.ltrans*.ltrans.su next to the ELF, and
+name those files (an SU argument may be a .su file or a directory searched
+for them).
+
+usage: stack_depth.py ELF OBJDUMP SU_DIR_OR_FILE... > report
 """
 import glob
 import os
@@ -27,16 +32,25 @@ import subprocess
 import sys
 
 
+def base_name(sym):
+    """A function's name without GCC's suffixes: the ELF of an LTO build says
+    foo.lto_priv.0 or foo.constprop.0 where the .su file says foo or
+    foo.constprop (two static functions of one name: the larger frame counts)."""
+    name = re.sub(r"\.lto_priv\.\d+", "", sym)
+    return re.sub(r"\.\d+(?=\.|$)", "", name)
+
+
 def main():
     elf, objdump, su_dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
     frame = {}
     for d in su_dirs:
-        for su in glob.glob(os.path.join(d, "**", "*.su"), recursive=True):
+        sus = [d] if os.path.isfile(d) else glob.glob(os.path.join(d, "**", "*.su"), recursive=True)
+        for su in sus:
             for line in open(su):
                 parts = line.rstrip("\n").split("\t")
                 if len(parts) < 2:
                     continue
-                name = parts[0].rsplit(":", 1)[-1]
+                name = base_name(parts[0].rsplit(":", 1)[-1])
                 frame[name] = max(frame.get(name, 0), int(parts[1]))
     dis = subprocess.run([objdump, "-d", elf], capture_output=True, text=True, check=True).stdout
     calls, indirect, starts = {}, set(), {}
@@ -81,7 +95,7 @@ def main():
             path.discard(c)
             if d > best:
                 best, via = d, c
-        memo[f] = (frame.get(f, 0) + best, via)
+        memo[f] = (frame.get(base_name(f), 0) + best, via)
         return memo[f]
 
     # Lower estimate: direct calls only, then one indirect hop: the deepest
@@ -92,8 +106,8 @@ def main():
     one_hop = direct_main + (depth(deepest_target, {deepest_target})[0] if deepest_target else 0)
     irq_direct = max((depth(h, {h})[0] for h in handlers), default=0)
     # In the interrupt the interface's event callback only posts (netif.c, ISR case).
-    irq_hop = irq_direct + frame.get("netif_event_cb", 0) + (depth("loop_post", {"loop_post"})[0]
-                                                            if "loop_post" in calls else 0)
+    post = next((f for f in calls if base_name(f) == "loop_post"), None)
+    irq_hop = irq_direct + frame.get("netif_event_cb", 0) + (depth(post, {post})[0] if post else 0)
     print(f"stack_depth_lower_bytes={one_hop + irq_hop + 32} (thread: direct calls + the deepest indirect "
           f"target, {deepest_target}: {one_hop}; radio interrupt: {irq_hop} + 32 exception frame)")
     use_indirect[0] = True
@@ -102,14 +116,14 @@ def main():
     total, _ = depth("Reset_Handler", {"Reset_Handler"})
     chain, f = [], "Reset_Handler"
     while f is not None:
-        chain.append(f"{f} ({frame.get(f, 0)})")
+        chain.append(f"{f} ({frame.get(base_name(f), 0)})")
         f = memo.get(f, (0, None))[1]
     print(f"stack_depth_upper_bytes={total + irq_hop + 32} (thread, any indirect call reaching any target: "
           f"{total}; radio interrupt: {irq_hop} + 32)")
     print("deepest chain (bytes of own frame): " + " -> ".join(chain))
     print(f"indirect-call targets assumed: {len(targets)}; functions with indirect calls: {len(indirect)}")
     print(f"cycles cut: {len(cut)}")
-    nosu = sorted(f for f in calls if f not in frame and not f.startswith("$"))
+    nosu = sorted(f for f in calls if base_name(f) not in frame and not f.startswith("$"))
     print("functions without .su data (counted 0): " + " ".join(nosu))
 
 

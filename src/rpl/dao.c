@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "rpl_internal.h"
+#include "tern/div64.h"
 #include "tern/netapi.h"
 #include "tern/wire/icmpv6.h"
 
@@ -246,7 +247,8 @@ static uint8_t route_units_left(const tern_rpl_t *rpl, const tern_rpl_route_t *r
         return 0xFFu;
     }
     uint64_t unit_us = (uint64_t)rpl->lifetime_unit * RPL_US_PER_S;
-    uint64_t units = (r->expires_us - now + unit_us - 1u) / unit_us;
+    /* Up to 254 units of 65535 s: 64 bits, but a DAO is rare (tern/div64.h). */
+    uint64_t units = tern_udiv64(r->expires_us - now + unit_us - 1u, unit_us, NULL);
     return (uint8_t)((units > 0xFEu) ? 0xFEu : units);
 }
 
