@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/wire/bytes.h"
 #include "tern/wire/ieee802154.h"
 
 /* Frame control subfields (802.15.4-2006 Figure 35, 802.15.4-2015 Figure 7-2).
@@ -224,12 +225,37 @@ static uint16_t load_le16(const uint8_t *p)
     return (uint16_t)(p[0] | ((unsigned)p[1] << 8));
 }
 
+/** Store the little-endian @p value at @p p. */
+static void store_le32(uint8_t *p, uint32_t value)
+{
+    p[0] = (uint8_t)value;
+    p[1] = (uint8_t)(value >> 8);
+    p[2] = (uint8_t)(value >> 16);
+    p[3] = (uint8_t)(value >> 24);
+}
+
+/**
+ * @p len bytes of @p src into @p dst in reverse order: addresses are kept in
+ * canonical order and sent least significant octet first (2006 §7.2). An
+ * extended address, the common case on a 6LoWPAN link, goes as two
+ * byte-swapped words (a load and a REV/BSWAP each, where the compiler has them).
+ */
+static void reverse_copy(uint8_t *dst, const uint8_t *src, size_t len)
+{
+    if (len == TERN_IEEE802154_EXT_ADDR_LEN) {
+        store_le32(dst, tern_load32(src + 4));
+        store_le32(dst + 4, tern_load32(src));
+        return;
+    }
+    for (size_t i = 0; i < len; i++) {
+        dst[i] = src[len - 1u - i];
+    }
+}
+
 /** Write @p addr (canonical order) at @p p in air order: reversed. */
 static void store_addr(uint8_t *p, const tern_ieee802154_addr_t *addr)
 {
-    for (size_t i = 0; i < addr->len; i++) {
-        p[i] = addr->u8[addr->len - 1u - i];
-    }
+    reverse_copy(p, addr->u8, addr->len);
 }
 
 /** Read an address of @p len bytes in air order at @p p into canonical order. */
@@ -237,9 +263,7 @@ static void load_addr(tern_ieee802154_addr_t *addr, const uint8_t *p, uint8_t le
 {
     memset(addr, 0, sizeof(*addr));
     addr->len = len;
-    for (size_t i = 0; i < len; i++) {
-        addr->u8[i] = p[len - 1u - i];
-    }
+    reverse_copy(addr->u8, p, len);
 }
 
 int tern_ieee802154_emit(const tern_ieee802154_repr_t *repr, size_t payload_len, uint8_t *buf,
