@@ -36,6 +36,15 @@ typedef struct {
 } tern_netif_hdr_t;
 
 /**
+ * Set @p hdr to the given addresses, every other field 0 (what
+ * tern_netif_hdr_build() puts in a new snip; for a NETIF snip that is reused).
+ * @return 0; -EINVAL if a length exceeds TERN_CONF_L2ADDR_MAX or an address
+ *         with a length is NULL (then @p hdr is unchanged).
+ */
+int tern_netif_hdr_fill(tern_netif_hdr_t *hdr, const uint8_t *src, size_t src_len, const uint8_t *dst,
+                        size_t dst_len);
+
+/**
  * Allocate a NETIF snip in front of @p next with the given addresses.
  * @return the snip; NULL if a length exceeds TERN_CONF_L2ADDR_MAX or memory ran out.
  */

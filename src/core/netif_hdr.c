@@ -4,24 +4,21 @@
  * @brief Generic interface header helpers, and the netopt value helpers drivers share.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "tern/netdev.h"
 #include "tern/netif_hdr.h"
 
-tern_pkt_t *tern_netif_hdr_build(tern_pktbuf_t *pb, tern_pkt_t *next, const uint8_t *src,
-                                 size_t src_len, const uint8_t *dst, size_t dst_len)
+static bool addrs_valid(const uint8_t *src, size_t src_len, const uint8_t *dst, size_t dst_len)
 {
-    if (src_len > TERN_CONF_L2ADDR_MAX || dst_len > TERN_CONF_L2ADDR_MAX ||
-        (src_len > 0 && src == NULL) || (dst_len > 0 && dst == NULL)) {
-        return NULL;
-    }
-    tern_pkt_t *snip = tern_pktbuf_add(pb, next, NULL, sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF);
-    if (snip == NULL) {
-        return NULL;
-    }
-    /* pktbuf data is aligned to TERN_PKTBUF_ALIGN, enough for this struct. */
-    tern_netif_hdr_t *hdr = snip->data;
+    return src_len <= TERN_CONF_L2ADDR_MAX && dst_len <= TERN_CONF_L2ADDR_MAX && (src_len == 0 || src != NULL) &&
+           (dst_len == 0 || dst != NULL);
+}
+
+/* The addresses into a zeroed @p hdr. */
+static void put_addrs(tern_netif_hdr_t *hdr, const uint8_t *src, size_t src_len, const uint8_t *dst, size_t dst_len)
+{
     hdr->src_len = (uint8_t)src_len;
     hdr->dst_len = (uint8_t)dst_len;
     if (src_len > 0) {
@@ -29,6 +26,31 @@ tern_pkt_t *tern_netif_hdr_build(tern_pktbuf_t *pb, tern_pkt_t *next, const uint
     }
     if (dst_len > 0) {
         memcpy(hdr->dst, dst, dst_len);
+    }
+}
+
+int tern_netif_hdr_fill(tern_netif_hdr_t *hdr, const uint8_t *src, size_t src_len, const uint8_t *dst,
+                        size_t dst_len)
+{
+    if (!addrs_valid(src, src_len, dst, dst_len)) {
+        return -EINVAL;
+    }
+    memset(hdr, 0, sizeof(*hdr));
+    put_addrs(hdr, src, src_len, dst, dst_len);
+    return 0;
+}
+
+tern_pkt_t *tern_netif_hdr_build(tern_pktbuf_t *pb, tern_pkt_t *next, const uint8_t *src,
+                                 size_t src_len, const uint8_t *dst, size_t dst_len)
+{
+    if (!addrs_valid(src, src_len, dst, dst_len)) {
+        return NULL;
+    }
+    /* Zeroed by pktbuf (no data given); its data is aligned to
+     * TERN_PKTBUF_ALIGN, enough for this struct. */
+    tern_pkt_t *snip = tern_pktbuf_add(pb, next, NULL, sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF);
+    if (snip != NULL) {
+        put_addrs(snip->data, src, src_len, dst, dst_len);
     }
     return snip;
 }

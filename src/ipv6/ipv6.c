@@ -429,6 +429,33 @@ static int fill_checksum(tern_pktbuf_t *pb, tern_pkt_t *payload, uint8_t nh, con
     return 0;
 }
 
+/* The IPv6 header snip of a packet in front of @p payload: the upper layer's
+ * template snip when send_upper() kept one (exclusively ours, 40 bytes; every
+ * byte is written by tern_ipv6_emit()), else a new one. */
+static tern_pkt_t *header_snip(tern_ipv6_t *ip, tern_pkt_t *payload)
+{
+    tern_pkt_t *hdr = ip->spare_hdr;
+    if (hdr != NULL && hdr->size == TERN_IPV6_HDR_LEN) {
+        ip->spare_hdr = NULL;
+        hdr->next = payload;
+        return hdr;
+    }
+    return tern_pktbuf_add(ipv6_pktbuf(ip), payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
+}
+
+/* The interface header in front of @p hdr, source @p netif's link address:
+ * the kept one (send_upper()) or a new one. */
+static tern_pkt_t *netif_snip(tern_ipv6_t *ip, tern_pkt_t *hdr, const tern_netif_t *netif)
+{
+    tern_pkt_t *snip = ip->spare_netif;
+    if (snip != NULL && tern_netif_hdr_fill(snip->data, netif->l2addr, netif->l2addr_len, NULL, 0) == 0) {
+        ip->spare_netif = NULL;
+        snip->next = hdr;
+        return snip;
+    }
+    return tern_netif_hdr_build(ipv6_pktbuf(ip), hdr, netif->l2addr, netif->l2addr_len, NULL, 0);
+}
+
 static void transmit_now(tern_ipv6_t *ip, tern_pkt_t *pkt)
 {
     if (tern_netif_send(ip->module.stack, pkt) == 0) {
@@ -523,10 +550,9 @@ static int output(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t 
         nh = TERN_IPV6_NH_HOP_BY_HOP;
         len += rpi_len;
     }
-    tern_pkt_t *hdr = tern_pktbuf_add(pb, payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
+    tern_pkt_t *hdr = header_snip(ip, payload);
     tern_netif_t *netif = ipif->netif;
-    tern_pkt_t *pkt = (hdr != NULL) ? tern_netif_hdr_build(pb, hdr, netif->l2addr, netif->l2addr_len, NULL, 0)
-                                    : NULL;
+    tern_pkt_t *pkt = (hdr != NULL) ? netif_snip(ip, hdr, netif) : NULL;
     if (pkt == NULL) {
         ipv6_count(ip, TERN_IPV6_TX_NOMEM);
         tern_pktbuf_release(pb, (hdr != NULL) ? hdr : payload);
@@ -1033,16 +1059,25 @@ static void send_upper(tern_ipv6_t *ip, tern_pkt_t *pkt)
 {
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
     uint16_t if_index = 0;
+    tern_pkt_t *spare_netif = NULL;
     if (pkt->type == TERN_NETTYPE_NETIF) {
         const tern_netif_hdr_t *nh = tern_netif_hdr_get(pkt);
         if_index = (nh != NULL) ? nh->if_index : 0u;
-        pkt = tern_pktbuf_remove_snip(pb, pkt, pkt);
+        if (nh != NULL && pkt->users == 1u) {
+            /* Ours alone: kept for the outgoing packet's interface header. */
+            spare_netif = pkt;
+            pkt = pkt->next;
+            spare_netif->next = NULL;
+        } else {
+            pkt = tern_pktbuf_remove_snip(pb, pkt, pkt);
+        }
     }
     tern_ipv6_repr_t repr;
     if (pkt == NULL || pkt->type != TERN_NETTYPE_IPV6 || pkt->next == NULL ||
         tern_ipv6_parse(&repr, pkt->data, pkt->size) < 0) {
         ipv6_count(ip, TERN_IPV6_TX_INVALID);
         tern_pktbuf_release(pb, pkt);
+        tern_pktbuf_release(pb, spare_netif);
         return;
     }
     tern_pkt_t *payload = pkt->next;
@@ -1050,23 +1085,32 @@ static void send_upper(tern_ipv6_t *ip, tern_pkt_t *pkt)
     if (own == NULL) {
         ipv6_count(ip, TERN_IPV6_TX_NOMEM);
         tern_pktbuf_release(pb, pkt);
+        tern_pktbuf_release(pb, spare_netif);
         return;
     }
-    /* The template goes; the payload keeps our reference. */
+    /* The template goes (the payload keeps our reference): its snip, and the
+     * interface header's, become the outgoing packet's headers, instead of
+     * being freed here and allocated again in ipv6_output(). */
     own->next = NULL;
-    tern_pktbuf_release(pb, own);
+    ip->spare_hdr = own;
+    ip->spare_netif = spare_netif;
     tern_ipv6_if_t *ipif = (if_index != 0) ? find_if(ip, if_index) : NULL;
     if (if_index != 0 && ipif == NULL) {
         ipv6_count(ip, TERN_IPV6_TX_NO_ROUTE);
         tern_pktbuf_release(pb, payload);
-        return;
+    } else {
+        uint8_t hop = repr.hop_limit;
+        if (hop == 0) {
+            hop = (ipif != NULL) ? ipif->cur_hop_limit : TERN_IPV6_DEFAULT_HOP_LIMIT;
+        }
+        const tern_ipv6_addr_t *src = tern_ipv6_addr_is_unspecified(&repr.src) ? NULL : &repr.src;
+        (void)ipv6_output(ip, ipif, src, &repr.dst, repr.next_header, hop, payload);
     }
-    uint8_t hop = repr.hop_limit;
-    if (hop == 0) {
-        hop = (ipif != NULL) ? ipif->cur_hop_limit : TERN_IPV6_DEFAULT_HOP_LIMIT;
-    }
-    const tern_ipv6_addr_t *src = tern_ipv6_addr_is_unspecified(&repr.src) ? NULL : &repr.src;
-    (void)ipv6_output(ip, ipif, src, &repr.dst, repr.next_header, hop, payload);
+    /* Not taken (an error, fragments, a packet queued for resolution...): freed. */
+    tern_pktbuf_release(pb, ip->spare_hdr);
+    tern_pktbuf_release(pb, ip->spare_netif);
+    ip->spare_hdr = NULL;
+    ip->spare_netif = NULL;
 }
 
 /* ------------------------------------------------------------ options */

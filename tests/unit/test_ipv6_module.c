@@ -347,6 +347,42 @@ static void know_peer(void)
     nsent = 0;
 }
 
+/* The IPv6 module reuses an upper layer's template and interface header snips
+ * for the outgoing headers only when they are its alone: a packet somebody
+ * else holds too keeps them as they were. */
+static void test_ipv6_send__shared_template_left_intact(void **state)
+{
+    (void)state;
+    settle();
+    know_peer();
+    uint8_t udp[8] = { 0x16, 0x33, 0x16, 0x34, 0x00, 13, 0, 0 };
+    tern_pkt_t *pkt = tern_pktbuf_add(&stack.pktbuf, NULL, "hello", 5, TERN_NETTYPE_UNDEF);
+    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, udp, sizeof(udp), TERN_NETTYPE_UDP);
+    tern_ipv6_repr_t tmpl = { .next_header = 17, .dst = A(PEER_LL) };
+    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, NULL, 40, TERN_NETTYPE_IPV6);
+    assert_non_null(pkt);
+    assert_int_equal(tern_ipv6_emit(&tmpl, pkt->data, pkt->size), 40);
+    pkt = tern_netif_hdr_build(&stack.pktbuf, pkt, NULL, 0, NULL, 0);
+    assert_non_null(pkt);
+    ((tern_netif_hdr_t *)pkt->data)->if_index = netif.index;
+    uint8_t template_bytes[40];
+    memcpy(template_bytes, pkt->next->data, sizeof(template_bytes));
+    assert_int_equal(tern_pktbuf_hold(&stack.pktbuf, pkt, 1), 0);
+    assert_int_equal(tern_netapi_send(&ip.module, pkt), 0);
+    run_for(1);
+    assert_int_equal(nsent, 1);
+    tern_ipv6_repr_t h;
+    assert_int_equal(tern_ipv6_parse(&h, sent[0], sent_len[0]), 40);
+    assert_int_equal(h.hop_limit, 64);
+    assert_memory_equal(sent[0] + 48, "hello", 5);
+    /* Our reference still sees the template and its interface header. */
+    assert_int_equal(pkt->type, TERN_NETTYPE_NETIF);
+    assert_int_equal(((tern_netif_hdr_t *)pkt->data)->if_index, netif.index);
+    assert_non_null(pkt->next);
+    assert_memory_equal(pkt->next->data, template_bytes, sizeof(template_bytes));
+    tern_pktbuf_release(&stack.pktbuf, pkt);
+}
+
 /* Check sent frame @p i is an ICMPv6 error @p type/@p code/@p param quoting @p invoking. */
 static void expect_error(unsigned i, uint8_t type, uint8_t code, uint32_t param, const uint8_t *invoking,
                          size_t invoking_len)
@@ -712,6 +748,7 @@ int main(void)
         T(test_ipv6_receive__hop_by_hop_option_actions),
         T(test_ipv6_set__address_added_runs_dad),
         T(test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum),
+        T(test_ipv6_send__shared_template_left_intact),
         T(test_ipv6_icmp_error__port_unreachable_without_udp),
         T(test_ipv6_icmp_error__unrecognized_next_header),
         T(test_ipv6_icmp_error__option_actions_and_multicast),

@@ -201,6 +201,36 @@ static void test_tern_netif_send__down_interface_drops(void **state)
     assert_int_equal(test_dev.frames_sent, 0);
 }
 
+static void test_tern_netif_hdr_fill__addresses_and_zeroes(void **state)
+{
+    (void)state;
+    tern_netif_hdr_t hdr;
+    memset(&hdr, 0xA5, sizeof(hdr));
+    const uint8_t src[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+    const uint8_t dst[2] = { 0xBE, 0xEF };
+    assert_int_equal(tern_netif_hdr_fill(&hdr, src, sizeof(src), dst, sizeof(dst)), 0);
+    assert_int_equal(hdr.src_len, 8);
+    assert_memory_equal(hdr.src, src, sizeof(src));
+    assert_int_equal(hdr.dst_len, 2);
+    assert_memory_equal(hdr.dst, dst, sizeof(dst));
+    /* Everything else as a new snip's: 0. */
+    assert_int_equal(hdr.if_index, 0);
+    assert_int_equal(hdr.flags, 0);
+    assert_int_equal(hdr.lqi, 0);
+    assert_int_equal(hdr.rssi, 0);
+    /* Too long, or an address missing: refused, the header unchanged. */
+    tern_netif_hdr_t before = hdr;
+    assert_int_equal(tern_netif_hdr_fill(&hdr, src, TERN_CONF_L2ADDR_MAX + 1u, NULL, 0), -EINVAL);
+    assert_int_equal(tern_netif_hdr_fill(&hdr, NULL, 2, NULL, 0), -EINVAL);
+    assert_memory_equal(&hdr, &before, sizeof(hdr));
+    /* The same contents as tern_netif_hdr_build() gives a new snip. */
+    tern_pkt_t *snip = tern_netif_hdr_build(&stack.pktbuf, NULL, src, sizeof(src), dst, sizeof(dst));
+    assert_non_null(snip);
+    assert_int_equal(snip->type, TERN_NETTYPE_NETIF);
+    assert_memory_equal(snip->data, &hdr, sizeof(hdr));
+    tern_pktbuf_release(&stack.pktbuf, snip);
+}
+
 static void test_tern_netif_send__no_interface_header(void **state)
 {
     (void)state;
@@ -342,6 +372,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_netif_send__device_error_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netif_send__down_interface_drops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netif_send__no_interface_header, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_netif_hdr_fill__addresses_and_zeroes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netdev_test_inject__received_frame_goes_up, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netif_receive__pktbuf_full_drops_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netif_receive__no_upper_layer_counted, setup, teardown),

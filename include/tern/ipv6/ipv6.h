@@ -296,6 +296,8 @@ typedef struct tern_ipv6 {
     tern_ipv6_source_router_t source_router;      /**< source route provider (TERN_NETOPT_IPV6_SOURCE_ROUTER); fn NULL: none */
     tern_ipv6_source_route_t source_route;        /**< its last answer (module's turn only) */
     tern_ipv6_rpl_state_t rpl;                    /**< RPL's data-plane state (TERN_NETOPT_IPV6_RPL_STATE, rpi.c) */
+    tern_pkt_t *spare_hdr;                        /**< an upper layer's IPv6 template snip, reused by the send it came with */
+    tern_pkt_t *spare_netif;                      /**< its interface header snip, likewise (NULL outside that send) */
     bool router;                                  /**< a router (RFC 4861 §6.2), see tern_ipv6_set_router() */
 } tern_ipv6_t;
 
