@@ -17,11 +17,14 @@
  * is never already on the call stack (no handler re-enters its own module),
  * it has nothing queued (its messages stay in order), and nothing else is
  * queued (no message overtakes an older one). What changes is that the rest of
- * the sending handler runs after the receiving one instead of before; modules
- * hand a packet on as their last act on it (they no longer own it), which is
- * why that is safe. Posts from outside any handler (the application, other
- * threads, interrupts) are always queued, and a loop with a platform bound
- * (posts from other threads) never hands off.
+ * the sending handler runs after the receiving one instead of before. The
+ * packet is the receiver's from the hand-over on, so the sender cannot see the
+ * difference through it; what else the receiver may touch of the sender is
+ * what a synchronous GET/SET could touch before. The whole test suite also
+ * runs with TERN_CONF_LOOP_HANDOFF_DEPTH 0 (scripts/test, stage trace-off).
+ * Posts from outside any handler (the application, other threads,
+ * interrupts) are always queued, and a loop with a platform bound (posts from
+ * other threads) never hands off.
  *
  * Threads and interrupts: with a platform bound, its queue lock guards the
  * module queues, the module list and the current/stopped fields; posting is
