@@ -275,12 +275,11 @@ static void test_ipv6_set__address_added_runs_dad(void **state)
     assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_ADD, 9, &cfg, sizeof(cfg)), -ENODEV);
 }
 
-static void test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum(void **state)
+/* [NETIF(test0), IPV6 template to the peer, UDP header, "hello"] as a
+ * transport would send it (UDP checksum 0xABCD, to be replaced). */
+static tern_pkt_t *upper_layer_packet(void)
 {
-    (void)state;
-    settle();
-    /* [NETIF(test0), IPV6 template, UDP header, payload] as a transport would send it. */
-    uint8_t udp[8] = { 0x16, 0x33, 0x16, 0x34, 0x00, 13, 0xAB, 0xCD }; /* checksum to be replaced */
+    uint8_t udp[8] = { 0x16, 0x33, 0x16, 0x34, 0x00, 13, 0xAB, 0xCD };
     tern_pkt_t *pkt = tern_pktbuf_add(&stack.pktbuf, NULL, "hello", 5, TERN_NETTYPE_UNDEF);
     pkt = tern_pktbuf_add(&stack.pktbuf, pkt, udp, sizeof(udp), TERN_NETTYPE_UDP);
     tern_ipv6_repr_t tmpl = { .next_header = 17, .dst = A(PEER_LL) };
@@ -290,6 +289,14 @@ static void test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum(void
     pkt = tern_netif_hdr_build(&stack.pktbuf, pkt, NULL, 0, NULL, 0);
     assert_non_null(pkt);
     ((tern_netif_hdr_t *)pkt->data)->if_index = netif.index;
+    return pkt;
+}
+
+static void test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum(void **state)
+{
+    (void)state;
+    settle();
+    tern_pkt_t *pkt = upper_layer_packet();
     assert_int_equal(tern_netapi_dispatch_send(&stack, TERN_NETTYPE_IPV6, TERN_NETREG_DEMUX_CTX_ALL, pkt), 1);
     run_for(1);
     uint8_t frame[128];
@@ -355,16 +362,7 @@ static void test_ipv6_send__shared_template_left_intact(void **state)
     (void)state;
     settle();
     know_peer();
-    uint8_t udp[8] = { 0x16, 0x33, 0x16, 0x34, 0x00, 13, 0, 0 };
-    tern_pkt_t *pkt = tern_pktbuf_add(&stack.pktbuf, NULL, "hello", 5, TERN_NETTYPE_UNDEF);
-    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, udp, sizeof(udp), TERN_NETTYPE_UDP);
-    tern_ipv6_repr_t tmpl = { .next_header = 17, .dst = A(PEER_LL) };
-    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, NULL, 40, TERN_NETTYPE_IPV6);
-    assert_non_null(pkt);
-    assert_int_equal(tern_ipv6_emit(&tmpl, pkt->data, pkt->size), 40);
-    pkt = tern_netif_hdr_build(&stack.pktbuf, pkt, NULL, 0, NULL, 0);
-    assert_non_null(pkt);
-    ((tern_netif_hdr_t *)pkt->data)->if_index = netif.index;
+    tern_pkt_t *pkt = upper_layer_packet();
     uint8_t template_bytes[40];
     memcpy(template_bytes, pkt->next->data, sizeof(template_bytes));
     assert_int_equal(tern_pktbuf_hold(&stack.pktbuf, pkt, 1), 0);
