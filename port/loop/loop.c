@@ -117,6 +117,17 @@ static int loop_post(tern_executor_t *ex, tern_module_t *to, const tern_msg_t *m
     return rc;
 }
 
+/** Run @p m's handler, counted on the loop's stack (what loop_can_hand_off() checks). */
+static int run_handler(tern_loop_t *loop, tern_module_t *m, tern_msg_t *msg)
+{
+    m->running++;
+    loop->depth++;
+    int rc = m->handle(m, msg);
+    loop->depth--;
+    m->running--;
+    return rc;
+}
+
 static int loop_call(tern_executor_t *ex, tern_module_t *to, tern_msg_t *msg)
 {
     tern_loop_t *loop = loop_of(ex);
@@ -139,11 +150,7 @@ static int loop_call(tern_executor_t *ex, tern_module_t *to, tern_msg_t *msg)
     if (rc < 0) {
         return rc;
     }
-    to->running++;
-    loop->depth++;
-    rc = to->handle(to, msg);
-    loop->depth--;
-    to->running--;
+    rc = run_handler(loop, to, msg);
     tern_lock_acquire(queue_lock(loop));
     loop->current = previous;
     tern_lock_release(queue_lock(loop));
@@ -234,11 +241,7 @@ int tern_loop_step(tern_loop_t *loop)
     tern_lock_release(queue_lock(loop));
 
     loop->steps++;
-    m->running++;
-    loop->depth++;
-    (void)m->handle(m, &msg);
-    loop->depth--;
-    m->running--;
+    (void)run_handler(loop, m, &msg);
 
     tern_lock_acquire(queue_lock(loop));
     loop->current = previous;
