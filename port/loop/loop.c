@@ -23,8 +23,10 @@
  * what a synchronous GET/SET could touch before. The whole test suite also
  * runs with TERN_CONF_LOOP_HANDOFF_DEPTH 0 (scripts/test, stage trace-off).
  * Posts from outside any handler (the application, other threads,
- * interrupts) are always queued, and a loop with a platform bound (posts from
- * other threads) never hands off.
+ * interrupts) are always queued. With a platform bound, other threads and
+ * interrupts post while handlers run, so the platform tells the contexts
+ * apart (tern_loop_platform_t::context): only the context that runs the
+ * handlers hands off, and without that hook nothing is handed off.
  *
  * Threads and interrupts: with a platform bound, its queue lock guards the
  * module queues, the module list and the current/stopped fields; posting is
@@ -161,14 +163,24 @@ static bool loop_can_hand_off(tern_executor_t *ex, const tern_module_t *to)
 {
 #if TERN_CONF_LOOP_HANDOFF_DEPTH > 0
     tern_loop_t *loop = loop_of(ex);
-    /* Only the loop's thread touches these fields when no platform is bound:
-     * no lock. A bound platform means posts from other threads: no hand-off. */
-    bool now = loop->platform == NULL && loop->current != NULL && loop->depth < TERN_CONF_LOOP_HANDOFF_DEPTH &&
-               loop->pending == 0u && !loop->stopped && to->exec == ex && to->running == 0u &&
-               to->queue.count == 0u;
+    const tern_loop_platform_t *pf = loop->platform;
+    if (pf != NULL && pf->context == NULL) {
+        return false; /* posts from elsewhere, and no way to tell them apart */
+    }
+    /* With a platform, only the context that runs the handlers may hand off:
+     * an application thread or an interrupt posts even while a handler runs
+     * (current is set then). The queue fields are read under the queue lock;
+     * depth and running belong to the handlers' context, which the caller
+     * then is. Without a platform all of it is the loop's thread's. */
+    uintptr_t me = (pf != NULL) ? pf->context(pf->ctx) : 0u;
+    tern_lock_acquire(queue_lock(loop));
+    bool now = loop->current != NULL && (pf == NULL || loop->runner == me) &&
+               loop->depth < TERN_CONF_LOOP_HANDOFF_DEPTH && loop->pending == 0u && !loop->stopped &&
+               to->exec == ex && to->running == 0u && to->queue.count == 0u;
     if (now) {
         loop->handoffs++; /* the caller runs the handler (netapi's contract) */
     }
+    tern_lock_release(queue_lock(loop));
     return now;
 #else
     (void)ex;
@@ -238,6 +250,9 @@ int tern_loop_step(tern_loop_t *loop)
     loop_rotate(pp);
     tern_module_t *previous = loop->current;
     loop->current = m;
+    if (loop->platform != NULL && loop->platform->context != NULL) {
+        loop->runner = loop->platform->context(loop->platform->ctx); /* see loop_can_hand_off() */
+    }
     tern_lock_release(queue_lock(loop));
 
     loop->steps++;

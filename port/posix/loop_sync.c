@@ -8,6 +8,7 @@
  * arrives between the loop finding nothing to do and going to sleep is never
  * lost. Deadlines are in the microseconds of tern_posix_clock() (the clock the
  * condition variable is set to), which is the clock a sleeping loop must use.
+ * Threads are told apart (the loop's hand-off) by a thread-local address.
  */
 #include <errno.h>
 #include <limits.h>
@@ -71,6 +72,18 @@ static void sync_wake(void *ctx)
     (void)pthread_mutex_unlock(&sync->mutex);
 }
 
+/*
+ * The calling thread, as the address of a thread-local object: distinct for
+ * any two threads alive at once (C11 _Thread_local; no OS call). The object is
+ * never written.
+ */
+static uintptr_t sync_context(void *ctx)
+{
+    (void)ctx;
+    static _Thread_local const char marker;
+    return (uintptr_t)&marker;
+}
+
 int tern_posix_loop_bind(tern_loop_t *loop, tern_posix_loop_sync_t *sync)
 {
     if (loop == NULL || sync == NULL) {
@@ -92,6 +105,7 @@ int tern_posix_loop_bind(tern_loop_t *loop, tern_posix_loop_sync_t *sync)
     sync->platform.queue_lock.ctx = &sync->mutex;
     sync->platform.wait = sync_wait;
     sync->platform.wake = sync_wake;
+    sync->platform.context = sync_context;
     sync->platform.ctx = sync;
     tern_loop_bind_platform(loop, &sync->platform);
     return 0;

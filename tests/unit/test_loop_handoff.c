@@ -5,6 +5,7 @@
  *        handler sends runs the next module's handler at once only when the
  *        loop would run it next anyway; otherwise it is queued.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,7 @@ typedef struct {
     tern_module_t *send_to;   /**< hand the packet on to this module (else release it) */
     tern_module_t *note_to;   /**< first post a USER message to this module */
     unsigned passes;          /**< packets still to hand on (then release) */
+    void (*during)(void);     /**< called inside the handler, before passing the packet on */
 } relay_t;
 
 /** One log line: which module, and whether it is the start or the end of its handler. */
@@ -45,6 +47,10 @@ static relay_t relays[MODULES];
 static const char *const names[MODULES] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j" };
 static log_entry_t log_entries[LOG_MAX];
 static size_t log_len;
+/** The thread that runs the loop (every handler must run on it). */
+static pthread_t loop_thread;
+static tern_posix_loop_sync_t sync;
+static bool sync_bound;
 
 static void note(const tern_module_t *m, char edge)
 {
@@ -56,6 +62,10 @@ static int relay_handle(tern_module_t *self, tern_msg_t *msg)
 {
     relay_t *r = self->context;
     note(self, '(');
+    assert_true(pthread_equal(pthread_self(), loop_thread));
+    if (r->during != NULL) {
+        r->during();
+    }
     if (msg->type == TERN_MSG_SND || msg->type == TERN_MSG_RCV) {
         if (r->note_to != NULL) {
             tern_msg_t user = { .type = TERN_MSG_USER };
@@ -81,6 +91,8 @@ static int setup(void **state)
     memset(relays, 0, sizeof(relays));
     memset(log_entries, 0, sizeof(log_entries));
     log_len = 0;
+    loop_thread = pthread_self();
+    sync_bound = false;
     for (size_t i = 0; i < MODULES; i++) {
         relay_t *r = &relays[i];
         assert_int_equal(tern_module_init(&r->module, names[i], 5, relay_handle, r, r->slots, 8), 0);
@@ -94,8 +106,18 @@ static int teardown(void **state)
     (void)state;
     assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
     tern_executor_stop(&loop.base);
+    if (sync_bound) {
+        tern_posix_loop_sync_destroy(&sync);
+    }
     harness_assert_pktbuf_clean(&stack.pktbuf);
     return 0;
+}
+
+/** Bind the POSIX platform (as tern-node does): other threads may post from now on. */
+static void bind_platform(void)
+{
+    assert_int_equal(tern_posix_loop_bind(&loop, &sync), 0);
+    sync_bound = true;
 }
 
 /** Send a packet from outside the loop to relays[0] and run until idle. */
@@ -224,6 +246,55 @@ static void test_handoff__hops_are_traced_in_the_order_they_happen(void **state)
 #endif
 }
 
+static void test_handoff__with_a_platform_the_loop_thread_hands_off(void **state)
+{
+    (void)state;
+    bind_platform();
+    chain(0, 1);
+    chain(1, 2);
+    send_from_outside();
+#if TERN_CONF_LOOP_HANDOFF_DEPTH >= 2
+    assert_string_equal(log_string(), "a(b(c(c)b)a)");
+    assert_int_equal(loop.handoffs, 2);
+#else
+    assert_string_equal(log_string(), "a(a)b(b)c(c)");
+    assert_int_equal(loop.handoffs, 0);
+#endif
+}
+
+static void *send_to_b(void *arg)
+{
+    (void)arg;
+    tern_pkt_t *pkt = tern_pktbuf_add(&stack.pktbuf, NULL, "y", 1, TERN_NETTYPE_UNDEF);
+    assert_non_null(pkt);
+    assert_int_equal(tern_netapi_send(&relays[1].module, pkt), 0);
+    return NULL;
+}
+
+/* While a's handler runs (the loop's current module is set), another thread
+ * sends to b: that must be queued and run by the loop, not handed off to run
+ * b's handler on the sending thread. (a waits for the thread to finish, so
+ * nothing else touches the stack meanwhile.) */
+static void other_thread_sends(void)
+{
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, send_to_b, NULL), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(relays[1].module.queue.count, 1);
+}
+
+static void test_handoff__with_a_platform_other_threads_post(void **state)
+{
+    (void)state;
+    bind_platform();
+    relays[0].during = other_thread_sends;
+    send_from_outside();
+    /* b's handler ran on the loop's thread (relay_handle checks), from the queue. */
+    assert_string_equal(log_string(), "a(a)b(b)");
+    assert_int_equal(loop.handoffs, 0);
+    assert_int_equal(loop.steps, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +306,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_handoff__nesting_is_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_handoff__hops_are_traced_in_the_order_they_happen, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_handoff__with_a_platform_the_loop_thread_hands_off, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_handoff__with_a_platform_other_threads_post, setup, teardown),
     };
     cmocka_set_message_output(CM_OUTPUT_STDOUT);
     return cmocka_run_group_tests_name("loop hand-off", tests, NULL, NULL);

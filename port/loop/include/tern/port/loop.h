@@ -35,7 +35,15 @@ typedef struct {
     void (*wait)(void *ctx, uint64_t deadline_us);
     /** Wake a sleeping wait() (called after a post). */
     void (*wake)(void *ctx);
-    void *ctx; /**< argument of wait/wake */
+    /**
+     * Identify the calling context: a value that differs between any two
+     * threads, and between a thread and an interrupt handler, that may run at
+     * the same time (POSIX: per thread; bare metal: thread mode vs. handler
+     * mode). The loop hands packets off (TERN_CONF_LOOP_HANDOFF_DEPTH) only
+     * to a caller whose context is the one running its handlers. NULL: never.
+     */
+    uintptr_t (*context)(void *ctx);
+    void *ctx; /**< argument of wait/wake/context */
 } tern_loop_platform_t;
 
 /** The event loop. Allocate statically; initialise with tern_loop_init(). */
@@ -44,6 +52,7 @@ typedef struct {
     tern_module_t *modules;             /**< attached modules, sorted by priority */
     tern_module_t *current;             /**< module whose handler runs now */
     const tern_loop_platform_t *platform; /**< NULL: single-threaded */
+    uintptr_t runner;                   /**< platform context running the handlers (platform->context) */
     uint32_t steps;                     /**< messages taken from the queues */
     uint32_t handoffs;                  /**< packet messages handed off by direct call */
     uint32_t pending;                   /**< messages queued, all modules together */
