@@ -249,7 +249,29 @@ static int rpl_root_setup(bench_node_t *node)
     return res;
 }
 
-int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, bool rpl, tern_sock_udp_cb_t cb,
+static const char *const exec_names[] = {
+    [BENCH_EXEC_LOOP] = "loop",
+    [BENCH_EXEC_LOOP_POSIX] = "loop-posix",
+    [BENCH_EXEC_THREADED] = "threaded",
+};
+
+int bench_exec_parse(const char *name, bench_exec_t *out)
+{
+    for (size_t i = 0; i < sizeof(exec_names) / sizeof(exec_names[0]); i++) {
+        if (strcmp(name, exec_names[i]) == 0) {
+            *out = (bench_exec_t)i;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
+
+const char *bench_exec_name(bench_exec_t exec)
+{
+    return exec_names[exec];
+}
+
+int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bench_exec_t exec, bool rpl, tern_sock_udp_cb_t cb,
                      void *arg)
 {
     memset(node, 0, sizeof(*node));
@@ -258,8 +280,9 @@ int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, b
     }
     node->kind = kind;
     node->with_rpl = rpl;
+    node->exec_kind = exec;
     tern_vclock_init(&node->vclock, 1000000u);
-    if (threaded) {
+    if (exec == BENCH_EXEC_THREADED) {
         int r = tern_threaded_init(&node->threaded, &node->vclock.base);
         if (r < 0) {
             return r;
@@ -268,6 +291,14 @@ int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, b
     } else {
         tern_loop_init(&node->loop, &node->vclock.base);
         node->exec = &node->loop.base;
+        if (exec == BENCH_EXEC_LOOP_POSIX) {
+            /* The virtual clock still rules: an idle loop jumps to its next
+             * timer and never sleeps in the platform's wait(). */
+            int r = tern_posix_loop_bind(&node->loop, &node->loop_sync);
+            if (r < 0) {
+                return r;
+            }
+        }
     }
     int res = tern_stack_init(&node->stack, "bench", node->exec);
     if (res == 0) {
@@ -356,6 +387,9 @@ int bench_node_teardown(bench_node_t *node)
     }
     (void)bench_node_run_for(node, (uint64_t)TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS * 1000u + 1000000u);
     tern_executor_stop(node->exec);
+    if (node->exec_kind == BENCH_EXEC_LOOP_POSIX) {
+        tern_posix_loop_sync_destroy(&node->loop_sync);
+    }
     for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
         for (size_t k = 0; k < TERN_CONF_NC_SIZE && node->ip.ifs[i].netif != NULL; k++) {
             tern_nc_entry_t *e = &node->ip.ifs[i].nc.entries[k];

@@ -50,14 +50,30 @@ typedef enum {
     BENCH_DEV_LOOPBACK,  /**< the loopback device, raw link: IPv6 without 6LoWPAN */
 } bench_dev_kind_t;
 
+/** The executor the node runs on. */
+typedef enum {
+    BENCH_EXEC_LOOP,       /**< the event loop, no platform: single-threaded (the issue's configuration) */
+    BENCH_EXEC_LOOP_POSIX, /**< the event loop bound to the POSIX platform, as tern-node runs it:
+                                posts take the queue lock and wake the loop */
+    BENCH_EXEC_THREADED,   /**< a thread per module */
+} bench_exec_t;
+
+/** The executor named @p name ("loop", "loop-posix", "threaded"). @return 0; -EINVAL for another name. */
+int bench_exec_parse(const char *name, bench_exec_t *out);
+
+/** The name of @p exec, as bench_exec_parse() takes it. */
+const char *bench_exec_name(bench_exec_t exec);
+
 typedef struct bench_node bench_node_t;
 
 /** The node. */
 struct bench_node {
     tern_vclock_t vclock;
     tern_loop_t loop;
+    tern_posix_loop_sync_t loop_sync; /**< BENCH_EXEC_LOOP_POSIX */
     tern_threaded_t threaded;
     tern_executor_t *exec;
+    bench_exec_t exec_kind;
     tern_stack_t stack;
     tern_ipv6_t ip;
     tern_udp_t udp;
@@ -88,9 +104,8 @@ extern const uint8_t BENCH_NODE_EUI[8];
 extern const uint8_t BENCH_PEER_EUI[8];
 
 /**
- * Set up @p node with @p kind under the threaded executor (@p threaded) or
- * the event loop, socket on BENCH_PORT with @p cb, and let it settle (2 s of
- * virtual time).
+ * Set up @p node with @p kind under executor @p exec, socket on BENCH_PORT
+ * with @p cb, and let it settle (2 s of virtual time).
  *
  * Without @p rpl the node sends to the peer's link-local address. With
  * @p rpl (BENCH_DEV_RADIO only; the thesis's set-up, 5.3.2) it runs the RPL
@@ -101,7 +116,7 @@ extern const uint8_t BENCH_PEER_EUI[8];
  * (RFC 6550 §9.8, storing mode).
  * @return 0 or a negative errno; -EINVAL for @p rpl with another device.
  */
-int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bool threaded, bool rpl, tern_sock_udp_cb_t cb,
+int bench_node_setup(bench_node_t *node, bench_dev_kind_t kind, bench_exec_t exec, bool rpl, tern_sock_udp_cb_t cb,
                      void *arg);
 
 /** Let the node finish what it has, stop the executor and check the packet buffer. @return 0; -EIO if it leaked. */

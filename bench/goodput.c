@@ -68,13 +68,14 @@ static int one_round_trip(const uint8_t *payload, size_t len)
 
 int main(int argc, char **argv)
 {
-    bool threaded = false;
+    bench_exec_t exec = BENCH_EXEC_LOOP;
+    bool bad = false;
     bench_dev_kind_t kind = BENCH_DEV_LOOPBACK;
     unsigned count = 1000, min = 8, max = 1232, step = 8;
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *a = argv[i], *v = argv[i + 1];
         if (strcmp(a, "--executor") == 0) {
-            threaded = strcmp(v, "threaded") == 0;
+            bad = bad || bench_exec_parse(v, &exec) < 0;
         } else if (strcmp(a, "--device") == 0) {
             kind = strcmp(v, "reflector") == 0 ? BENCH_DEV_REFLECTOR : BENCH_DEV_LOOPBACK;
         } else if (strcmp(a, "--count") == 0) {
@@ -89,18 +90,18 @@ int main(int argc, char **argv)
             break;
         }
     }
-    if ((argc - 1) % 2 != 0 || count == 0 || step == 0 || min < 1 || max > 1232 || min > max) {
-        fprintf(stderr, "usage: goodput [--device loopback|reflector] [--executor loop|threaded] [--count N]\n"
-                        "               [--min B] [--max B] [--step B]\n");
+    if (bad || (argc - 1) % 2 != 0 || count == 0 || step == 0 || min < 1 || max > 1232 || min > max) {
+        fprintf(stderr, "usage: goodput [--device loopback|reflector] [--executor loop|loop-posix|threaded]\n"
+                        "               [--count N] [--min B] [--max B] [--step B]\n");
         return 2;
     }
-    int res = bench_node_setup(&node, kind, threaded, false, on_datagram, NULL);
+    int res = bench_node_setup(&node, kind, exec, false, on_datagram, NULL);
     if (res < 0) {
         fprintf(stderr, "goodput: set-up failed: %s\n", strerror(-res));
         return 1;
     }
     const char *dev = kind == BENCH_DEV_LOOPBACK ? "loopback" : "reflector";
-    const char *ex = threaded ? "threaded" : "loop";
+    const char *ex = bench_exec_name(exec);
     static uint8_t payload[1232];
     printf("device,executor,payload,datagrams,seconds,goodput_mbit_s,packets_s\n");
     for (unsigned size = min; size <= max && res == 0; size += step) {

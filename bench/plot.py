@@ -42,6 +42,10 @@ def traversal(d):
             ax.plot(x, [int(r["total_median_ns"]) / 1000 for r in sel], ls, label="send + receive" + tag, lw=1,
                     color=colors["total"])
         if ex == "loop":
+            sel = [r for r in data if r["executor"] == "loop-posix" and r.get("rpl", "0") == "0"]
+            if sel:
+                ax.plot([int(r["payload"]) for r in sel], [int(r["total_median_ns"]) / 1000 for r in sel], "-.",
+                        label="send + receive, POSIX platform bound (as tern-node)", lw=1, color="C4")
             ax.plot(list(LWIP), [v / 1000 for v in LWIP.values()], "kx--", label="lwIP 2.2 send + receive")
             ax.plot(list(LWIP), [0.7 * v / 1000 for v in LWIP.values()], "k:", label="target: 0.7 x lwIP")
         ax.set_title(f"Tern, {ex} executor (dashed: node as RPL root, global prefix)")
@@ -62,11 +66,16 @@ def instructions(d):
     data = rows(p)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for rpl, ls, tag in (("0", "-", ""), ("1", "--", ", RPL root")):
-        sel = [r for r in data if r.get("rpl", "0") == rpl]
+        sel = [r for r in data if r.get("rpl", "0") == rpl and r.get("executor", "loop") == "loop"]
         x = [int(r["payload"]) for r in sel]
         for i, key in enumerate(("send", "recv", "total")):
             ax.plot(x, [int(r[f"{key}_instructions"]) for r in sel], ls, label=key + tag, lw=1, color=f"C{i}",
                     marker="." if len(x) < 20 else None)
+    sel = [r for r in data if r.get("executor", "loop") == "loop-posix" and r.get("rpl", "0") == "0"]
+    if sel:
+        x = [int(r["payload"]) for r in sel]
+        ax.plot(x, [int(r["total_instructions"]) for r in sel], "-.", label="total, POSIX platform bound", lw=1,
+                color="C4", marker="." if len(x) < 20 else None)
     ax.set_xlabel("UDP payload [bytes]")
     ax.set_ylabel("instructions per datagram (callgrind)")
     ax.set_title("Instructions per datagram, event loop")

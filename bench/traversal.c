@@ -205,13 +205,13 @@ static int recv_one(uint8_t frames[][BENCH_FRAME_MAX], const size_t *frame_len, 
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: traversal [--executor loop|threaded] [--rpl] [--runs N] [--min B] [--max B] [--step B]\n"
-                    "                 [--callgrind]\n");
+    fprintf(stderr, "usage: traversal [--executor loop|loop-posix|threaded] [--rpl] [--runs N] [--min B]\n"
+                    "                 [--max B] [--step B] [--callgrind]\n");
 }
 
 int main(int argc, char **argv)
 {
-    bool threaded = false;
+    bench_exec_t exec = BENCH_EXEC_LOOP;
     bool rpl = false;
     unsigned runs = 200, min = 8, max = 1232, step = 8;
     for (int i = 1; i < argc; i++) {
@@ -222,8 +222,7 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--rpl") == 0) {
             rpl = true;
         } else if (v != NULL && strcmp(a, "--executor") == 0) {
-            threaded = strcmp(v, "threaded") == 0;
-            if (!threaded && strcmp(v, "loop") != 0) {
+            if (bench_exec_parse(v, &exec) < 0) {
                 usage();
                 return 2;
             }
@@ -245,18 +244,19 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (runs == 0 || step == 0 || min < 1 || max > 1232 || min > max || (xp.callgrind && threaded)) {
+    if (runs == 0 || step == 0 || min < 1 || max > 1232 || min > max || (xp.callgrind && exec == BENCH_EXEC_THREADED)) {
         usage();
         return 2;
     }
-    int res = bench_node_setup(&node, BENCH_DEV_RADIO, threaded, rpl, on_datagram, NULL);
+    int res = bench_node_setup(&node, BENCH_DEV_RADIO, exec, rpl, on_datagram, NULL);
     if (res < 0) {
         fprintf(stderr, "traversal: set-up failed: %s\n", strerror(-res));
         return 1;
     }
     node.on_frame = on_frame;
-    const char *ex = threaded ? "threaded" : "loop";
-    const char *dir_tag = rpl ? "+rpl" : "";
+    const char *ex = bench_exec_name(exec);
+    /* Dump names: "send 8", "send+rpl 8", "send+posix 8" (loop-posix), ... */
+    const char *dir_tag = (exec == BENCH_EXEC_LOOP_POSIX) ? (rpl ? "+posix+rpl" : "+posix") : (rpl ? "+rpl" : "");
     uint64_t *send_ns = calloc(runs, sizeof(uint64_t));
     uint64_t *recv_ns = calloc(runs, sizeof(uint64_t));
     static uint8_t payload[1232];
