@@ -293,6 +293,14 @@ static void test_handoff__with_a_platform_other_threads_post(void **state)
     assert_string_equal(log_string(), "a(a)b(b)");
     assert_int_equal(loop.handoffs, 0);
     assert_int_equal(loop.steps, 2);
+#if TERN_CONF_TRACE
+    /* The other thread's send is its own, not the running handler's (a's). */
+    assert_int_equal(tern_trace_count(&stack.trace), 2);
+    tern_trace_entry_t e;
+    assert_int_equal(tern_trace_get(&stack.trace, 1, &e), 0);
+    assert_string_equal(e.from, "-");
+    assert_string_equal(e.to, "b");
+#endif
 }
 
 int main(void)
