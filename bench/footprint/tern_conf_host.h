@@ -31,6 +31,12 @@
 #define TERN_CONF_STATS_NAMES 0
 #endif
 
+/* 16-bit counters, stopping at 65535 (lwIP's default width): half the RAM of
+ * the drop counters. */
+#ifndef TERN_CONF_STATS_COUNTER_BITS
+#define TERN_CONF_STATS_COUNTER_BITS 16
+#endif
+
 /* One radio: one IPv6 interface, one 6LoWPAN interface. */
 #define TERN_CONF_IPV6_IFS 1
 #define TERN_CONF_SIXLOWPAN_NETIFS 1

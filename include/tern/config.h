@@ -105,6 +105,18 @@ _Static_assert(TERN_CONF_TRACE_LEN >= 1 && TERN_CONF_TRACE_LEN <= 65535,
 #endif
 _Static_assert(TERN_CONF_STATS_NAMES == 0 || TERN_CONF_STATS_NAMES == 1, "TERN_CONF_STATS_NAMES must be 0 or 1");
 
+/*
+ * Width of the drop and statistics counters (tern_counter_t, tern/stats.h):
+ * 32 (default) or 16 bits. A 16-bit counter halves their RAM (808 bytes of
+ * the constrained 6LoWPAN router image) and stops at 65535 instead of
+ * wrapping, so a saturated counter reads "at least 65535", never "a few".
+ */
+#ifndef TERN_CONF_STATS_COUNTER_BITS
+#define TERN_CONF_STATS_COUNTER_BITS 32
+#endif
+_Static_assert(TERN_CONF_STATS_COUNTER_BITS == 16 || TERN_CONF_STATS_COUNTER_BITS == 32,
+               "TERN_CONF_STATS_COUNTER_BITS must be 16 or 32");
+
 /* ---------------------------------------------------------------- feature switches (issue 6) */
 
 /*

@@ -25,6 +25,7 @@
 #include "tern/netdev.h"
 #include "tern/netif_hdr.h"
 #include "tern/stack.h"
+#include "tern/stats.h"
 #include "tern/timer.h"
 
 typedef struct tern_netif tern_netif_t;
@@ -54,7 +55,7 @@ enum {
 
 /** Value of TERN_NETOPT_STATS: a snapshot of an interface's counters. */
 typedef struct {
-    uint32_t counters[TERN_NETIF_STAT_NUMOF]; /**< indexed by TERN_NETIF_... */
+    tern_counter_t counters[TERN_NETIF_STAT_NUMOF]; /**< indexed by TERN_NETIF_... */
 } tern_netif_stats_t;
 
 /**
@@ -196,7 +197,7 @@ struct tern_netif {
     uint8_t l2addr_len;                    /**< its length, 0: none */
     bool up;                               /**< administratively up */
     uint8_t event_pending;                 /**< an ISR message is queued (atomic) */
-    uint32_t counters[TERN_NETIF_STAT_NUMOF]; /**< see TERN_NETIF_... */
+    tern_counter_t counters[TERN_NETIF_STAT_NUMOF]; /**< see TERN_NETIF_... */
     tern_stats_group_t stats_group;        /**< counters, for `stats` */
     void *link_ctx;                        /**< link layer state (tern_netif_add_ctx), or NULL */
     /** Capture hook, or NULL. Change it with TERN_NETOPT_CAPTURE while the interface runs. */

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "tern/config.h"
+#include "tern/stats.h"
 #include "tern/wire/ipv6_addr.h"
 #include "tern/module.h"
 #include "tern/netreg.h"
@@ -115,7 +116,7 @@ typedef struct tern_ping {
     bool slot_answered[TERN_CONF_PING_WINDOW];  /**< a reply came for it */
     tern_ping_reply_cb_t cb;                    /**< answers */
     void *cb_arg;                               /**< its argument */
-    uint32_t drops[TERN_PING_DROP_NUMOF];       /**< see TERN_PING_DROP_... */
+    tern_counter_t drops[TERN_PING_DROP_NUMOF];       /**< see TERN_PING_DROP_... */
     uint16_t identifier;                        /**< echo identifier of the current run */
     uint16_t runs;                              /**< runs started (varies the identifier) */
     bool running;                               /**< a run is active */

@@ -41,6 +41,7 @@
 #include "tern/module.h"
 #include "tern/netreg.h"
 #include "tern/pkt.h"
+#include "tern/stats.h"
 
 /**
  * Slice a blocking recv lets the executor run between two looks at the
@@ -82,7 +83,7 @@ typedef struct tern_sock {
     tern_netreg_entry_t entry;        /**< the socket's registration */
     const struct tern_sock_ops *ops;  /**< the type's part (src/sock/sock_internal.h) */
     tern_pkt_t **ring;                /**< received packets for recv: the type's storage */
-    uint32_t *drops;                  /**< the type's drop counters, TERN_SOCK_DROP_... first */
+    tern_counter_t *drops;            /**< the type's drop counters, TERN_SOCK_DROP_... first */
     tern_sock_cb_fn_t cb;             /**< receive callback (the type's signature), or NULL */
     void *cb_arg;                     /**< its argument */
     uint8_t ring_len;                 /**< entries of @ref ring, a power of two */

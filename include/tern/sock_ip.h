@@ -57,6 +57,7 @@
 
 #include "tern/sock.h"
 #include "tern/stack.h"
+#include "tern/stats.h"
 #include "tern/wire/ipv6_addr.h"
 
 /**
@@ -121,7 +122,7 @@ struct tern_sock_ip {
     tern_sock_ip_ep_t local;                        /**< bound endpoint */
     tern_sock_ip_ep_t remote;                       /**< connected remote (address :: when not connected) */
     uint8_t protocol;                               /**< Next Header value sent and received */
-    uint32_t drops[TERN_SOCK_IP_DROP_NUMOF];        /**< see TERN_SOCK_IP_DROP_... */
+    tern_counter_t drops[TERN_SOCK_IP_DROP_NUMOF];        /**< see TERN_SOCK_IP_DROP_... */
 };
 
 /** Initialiser of a socket that was never created. */

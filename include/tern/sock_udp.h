@@ -34,6 +34,7 @@
 #include "tern/netreg.h"
 #include "tern/sock.h"
 #include "tern/stack.h"
+#include "tern/stats.h"
 #include "tern/udp.h"
 #include "tern/wire/ipv6_addr.h"
 
@@ -96,7 +97,7 @@ struct tern_sock_udp {
     tern_udp_t *udp;                                  /**< the UDP module datagrams go to */
     tern_sock_udp_ep_t local;                         /**< bound endpoint (port never 0 once created) */
     tern_sock_udp_ep_t remote;                        /**< connected remote (port 0: not connected) */
-    uint32_t drops[TERN_SOCK_UDP_DROP_NUMOF];         /**< see TERN_SOCK_UDP_DROP_... */
+    tern_counter_t drops[TERN_SOCK_UDP_DROP_NUMOF];         /**< see TERN_SOCK_UDP_DROP_... */
 };
 
 /** Initialiser of a socket that was never created. */

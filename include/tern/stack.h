@@ -33,7 +33,7 @@ typedef struct tern_stack {
     tern_netreg_t netreg;               /**< the module registry */
     struct tern_netif *netifs;          /**< interfaces, in index order */
     uint16_t netif_count;               /**< number of interfaces added */
-    uint32_t netapi_drops[TERN_NETAPI_DROP_NUMOF]; /**< netapi drop counters */
+    tern_counter_t netapi_drops[TERN_NETAPI_DROP_NUMOF]; /**< netapi drop counters */
     tern_stats_group_t netapi_group;    /**< group of @ref netapi_drops */
     tern_stats_group_t *stats_groups;   /**< all registered counter groups */
     tern_trace_t trace;                 /**< netapi hop trace */

@@ -73,7 +73,7 @@ typedef struct tern_udp {
     tern_netreg_entry_t entry;                    /**< (UDP, ALL) registration */
     struct tern_ipv6 *ipv6;                       /**< gets port-unreachable reports; may be NULL */
     uint32_t rng;                                 /**< xorshift state for ephemeral ports (under the stack lock) */
-    uint32_t counters[TERN_UDP_STAT_NUMOF];       /**< see TERN_UDP_... */
+    tern_counter_t counters[TERN_UDP_STAT_NUMOF];       /**< see TERN_UDP_... */
     tern_stats_group_t stats;                     /**< counters, for `stats udp` */
 } tern_udp_t;
 

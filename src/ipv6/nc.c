@@ -125,7 +125,7 @@ static tern_nc_entry_t *alloc_entry(tern_nc_t *nc, const tern_ipv6_addr_t *addr,
         }
     }
     if (victim->state != TERN_NC_FREE) {
-        nc->counters[TERN_NC_EVICTED]++;
+        tern_count(&nc->counters[TERN_NC_EVICTED]);
         evicted->addr = victim->addr;
         evicted->count = take_queue(victim, evicted->pkts);
     }
@@ -175,7 +175,7 @@ int tern_nc_send(tern_nc_t *nc, const tern_ipv6_addr_t *addr, tern_pkt_t *pkt, u
             tern_pkt_t *oldest = e->queue[0];
             memmove(&e->queue[0], &e->queue[1], (TERN_CONF_NC_QUEUE_LEN - 1u) * sizeof(e->queue[0]));
             e->queue[TERN_CONF_NC_QUEUE_LEN - 1u] = pkt;
-            nc->counters[TERN_NC_QUEUE_OVERFLOW]++;
+            tern_count(&nc->counters[TERN_NC_QUEUE_OVERFLOW]);
             nc->ops->dropped(nc->ctx, oldest);
         } else {
             e->queue[e->queued++] = pkt;
@@ -324,7 +324,7 @@ static void expire(tern_nc_t *nc, tern_nc_entry_t *e, uint64_t now_us)
             nc->deadline_gen++;
             nc->ops->send_ns(nc->ctx, e, false);
         } else {
-            nc->counters[TERN_NC_RESOLVE_FAILED]++;
+            tern_count(&nc->counters[TERN_NC_RESOLVE_FAILED]);
             release_entry(nc, e); /* §7.2.2: ICMP address unreachable for each */
         }
         break;
@@ -342,7 +342,7 @@ static void expire(tern_nc_t *nc, tern_nc_entry_t *e, uint64_t now_us)
             nc->deadline_gen++;
             nc->ops->send_ns(nc->ctx, e, true);
         } else {
-            nc->counters[TERN_NC_PROBE_FAILED]++;
+            tern_count(&nc->counters[TERN_NC_PROBE_FAILED]);
             release_entry(nc, e); /* §7.3.3: the entry SHOULD be deleted */
         }
         break;

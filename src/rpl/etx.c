@@ -46,7 +46,7 @@ static tern_rpl_etx_entry_t *alloc(tern_rpl_etx_t *etx, const uint8_t *l2addr, s
         }
     }
     if (victim->l2addr_len != 0) {
-        etx->counters[TERN_RPL_ETX_EVICTED]++;
+        tern_count(&etx->counters[TERN_RPL_ETX_EVICTED]);
     }
     memset(victim, 0, sizeof(*victim));
     memcpy(victim->l2addr, l2addr, l2addr_len);
@@ -68,15 +68,15 @@ int tern_rpl_etx_update(tern_rpl_etx_t *etx, const uint8_t *l2addr, size_t l2add
         sample = (transmissions > TERN_CONF_RPL_ETX_NOACK_PENALTY) ? transmissions : TERN_CONF_RPL_ETX_NOACK_PENALTY;
     } else {
         /* Channel access failure or a refusal: the link was never tried. */
-        etx->counters[TERN_RPL_ETX_IGNORED]++;
+        tern_count(&etx->counters[TERN_RPL_ETX_IGNORED]);
         return 0;
     }
     if (sample > TERN_RPL_ETX_MAX / TERN_RPL_ETX_DIVISOR) {
         sample = TERN_RPL_ETX_MAX / TERN_RPL_ETX_DIVISOR;
     }
-    etx->counters[TERN_RPL_ETX_SAMPLES]++;
+    tern_count(&etx->counters[TERN_RPL_ETX_SAMPLES]);
     if (status != 0) {
-        etx->counters[TERN_RPL_ETX_NOACK]++;
+        tern_count(&etx->counters[TERN_RPL_ETX_NOACK]);
     }
 
     int index = find(etx, l2addr, l2addr_len);
@@ -113,7 +113,7 @@ int tern_rpl_etx_update(tern_rpl_etx_t *etx, const uint8_t *l2addr, size_t l2add
 int tern_rpl_etx_report(tern_rpl_etx_t *etx, const tern_netif_hdr_t *hdr, int status, unsigned transmissions)
 {
     if (hdr->dst_len == 0 || (hdr->flags & (TERN_NETIF_HDR_FLAG_BROADCAST | TERN_NETIF_HDR_FLAG_MULTICAST)) != 0) {
-        etx->counters[TERN_RPL_ETX_IGNORED]++;
+        tern_count(&etx->counters[TERN_RPL_ETX_IGNORED]);
         return 0;
     }
     return tern_rpl_etx_update(etx, hdr->dst, hdr->dst_len, status, transmissions);

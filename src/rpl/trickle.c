@@ -99,14 +99,14 @@ bool tern_trickle_inconsistent(tern_trickle_t *trickle, uint64_t now_us)
     if (trickle->running && trickle->interval_us <= trickle->config.imin_us) {
         return false;
     }
-    trickle->counters[TERN_TRICKLE_RESETS]++;
+    tern_count(&trickle->counters[TERN_TRICKLE_RESETS]);
     restart_at_imin(trickle, now_us);
     return true;
 }
 
 void tern_trickle_reset(tern_trickle_t *trickle, uint64_t now_us)
 {
-    trickle->counters[TERN_TRICKLE_RESETS]++;
+    tern_count(&trickle->counters[TERN_TRICKLE_RESETS]);
     restart_at_imin(trickle, now_us);
 }
 
@@ -134,7 +134,7 @@ bool tern_trickle_run(tern_trickle_t *trickle, uint64_t now_us)
             if (trickle->config.k == TERN_TRICKLE_K_INFINITE || trickle->counter < trickle->config.k) {
                 transmit = true;
             } else {
-                trickle->counters[TERN_TRICKLE_SUPPRESSED]++;
+                tern_count(&trickle->counters[TERN_TRICKLE_SUPPRESSED]);
             }
         }
         uint64_t end = add_saturating(trickle->start_us, trickle->interval_us);
@@ -148,13 +148,13 @@ bool tern_trickle_run(tern_trickle_t *trickle, uint64_t now_us)
         if (trickle->interval_us == imax && now_us - end >= imax) {
             /* The owner slept through whole intervals of Imax: skip them. */
             uint64_t missed = tern_udiv64(now_us - end, imax, NULL);
-            trickle->counters[TERN_TRICKLE_SKIPPED] += (uint32_t)(missed > UINT32_MAX ? UINT32_MAX : missed);
+            tern_count_add(&trickle->counters[TERN_TRICKLE_SKIPPED], (uint32_t)(missed > UINT32_MAX ? UINT32_MAX : missed));
             next_start = add_saturating(end, missed * imax);
         }
         begin_interval(trickle, next_start);
     }
     if (transmit) {
-        trickle->counters[TERN_TRICKLE_TRANSMITTED]++;
+        tern_count(&trickle->counters[TERN_TRICKLE_TRANSMITTED]);
     }
     return transmit;
 }

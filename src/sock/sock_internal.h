@@ -54,7 +54,7 @@ typedef struct {
     uint16_t queue_len; /**< its length */
     tern_pkt_t **ring;  /**< the receive ring */
     uint8_t ring_len;   /**< its length, a power of two <= SOCK_RING_MAX */
-    uint32_t *drops;    /**< drop counters, TERN_SOCK_DROP_... first */
+    tern_counter_t *drops; /**< drop counters, TERN_SOCK_DROP_... first */
     size_t ndrops;      /**< how many */
 } tern_sock_storage_t;
 

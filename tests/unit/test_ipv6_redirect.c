@@ -358,7 +358,7 @@ static void test_redirect__unreachable_target_forgotten(void **state)
 /* Hand @p len bytes to the node and check that exactly counter @p c moved, and nothing was learnt. */
 static void expect_rejected(const uint8_t *pkt, size_t len, unsigned c)
 {
-    uint32_t before[TERN_IPV6_STAT_NUMOF];
+    tern_counter_t before[TERN_IPV6_STAT_NUMOF];
     memcpy(before, ip.counters, sizeof(before));
     receive(pkt, len);
     assert_int_equal(counter(c), before[c] + 1u);

@@ -346,7 +346,7 @@ static void test_tern_netif_send__loopback_ring_full_counted(void **state)
         }
     }
     harness_run_until_idle();
-    const uint32_t *c = lo_if.counters;
+    const tern_counter_t *c = lo_if.counters;
     /* Every packet is accounted for: refused by a queue, refused by the
      * device, or sent and received back. */
     assert_int_equal(queued + stack.netapi_drops[TERN_NETAPI_DROP_QUEUE_FULL], n);

@@ -70,6 +70,7 @@
 #include "tern/netif.h"
 #include "tern/netreg.h"
 #include "tern/stack.h"
+#include "tern/stats.h"
 #include "tern/timer.h"
 
 /** Counters of the IPv6 module, indices into tern_ipv6_t::counters. */
@@ -291,7 +292,7 @@ typedef struct tern_ipv6 {
     uint32_t icmp_error_tokens;                   /**< ICMPv6 error token bucket (RFC 4443 §2.4 (f)) */
     uint64_t icmp_error_refill_us;                /**< when tokens were last added */
     tern_ipv6_frag_t frag;                        /**< fragmentation and reassembly (RFC 8200 §4.5) */
-    uint32_t counters[TERN_IPV6_STAT_NUMOF];      /**< see TERN_IPV6_... */
+    tern_counter_t counters[TERN_IPV6_STAT_NUMOF];      /**< see TERN_IPV6_... */
     tern_stats_group_t stats;                     /**< counters, for `stats ipv6` */
     tern_ipv6_source_router_t source_router;      /**< source route provider (TERN_NETOPT_IPV6_SOURCE_ROUTER); fn NULL: none */
     tern_ipv6_source_route_t source_route;        /**< its last answer (module's turn only) */

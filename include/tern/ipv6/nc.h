@@ -25,6 +25,7 @@
 
 #include "tern/config.h"
 #include "tern/pkt.h"
+#include "tern/stats.h"
 #include "tern/wire/ipv6_addr.h"
 
 /** RFC 4861 §10 protocol constants. */
@@ -87,7 +88,7 @@ typedef struct {
     void *ctx;                                  /**< their argument */
     uint32_t reachable_time_us;                 /**< ReachableTime (§6.3.2), set by the owner */
     uint32_t retrans_timer_us;                  /**< RetransTimer (§6.3.2), set by the owner */
-    uint32_t counters[TERN_NC_STAT_NUMOF];      /**< see TERN_NC_... */
+    tern_counter_t counters[TERN_NC_STAT_NUMOF];      /**< see TERN_NC_... */
     /** Bumped whenever an entry gets a timer: while it is unchanged, no timer
      *  is earlier than tern_nc_next_deadline() was. */
     uint32_t deadline_gen;

@@ -185,7 +185,7 @@ typedef struct tern_radio_medium {
     uint64_t rng;                                           /**< PRNG state (xorshift64*) */
     tern_radio_medium_capture_fn_t capture;                 /**< capture hook, or NULL */
     void *capture_ctx;                                      /**< its argument */
-    uint32_t counters[TERN_RADIO_MEDIUM_STAT_NUMOF];        /**< tern_radio_medium_stat_t */
+    tern_counter_t counters[TERN_RADIO_MEDIUM_STAT_NUMOF];        /**< tern_radio_medium_stat_t */
     tern_stats_group_t stats_group;                         /**< names the counters ("medium") */
 } tern_radio_medium_t;
 

@@ -110,7 +110,7 @@ typedef struct tern_sim_radio {
     tern_sim_radio_frame_t rx[TERN_CONF_SIM_RADIO_RX_QUEUE]; /**< received frames */
     uint8_t rx_head;                      /**< oldest frame */
     uint8_t rx_count;                     /**< frames queued */
-    uint32_t counters[TERN_SIM_RADIO_STAT_NUMOF]; /**< tern_sim_radio_stat_t */
+    tern_counter_t counters[TERN_SIM_RADIO_STAT_NUMOF]; /**< tern_sim_radio_stat_t */
     tern_stats_group_t stats_group;       /**< names the counters ("radio") */
 } tern_sim_radio_t;
 

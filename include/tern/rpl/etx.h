@@ -37,6 +37,7 @@
 
 #include "tern/config.h"
 #include "tern/netif_hdr.h"
+#include "tern/stats.h"
 
 /** Fixed-point divisor of ETX values (RFC 6551 §4.3.5: 1/128 precision). */
 #define TERN_RPL_ETX_DIVISOR 128u
@@ -67,7 +68,7 @@ enum {
 typedef struct {
     tern_rpl_etx_entry_t entries[TERN_CONF_RPL_ETX_NEIGHBORS]; /**< the table */
     uint32_t stamp;                                           /**< update counter, for LRU */
-    uint32_t counters[TERN_RPL_ETX_STAT_NUMOF];               /**< see TERN_RPL_ETX_... */
+    tern_counter_t counters[TERN_RPL_ETX_STAT_NUMOF];               /**< see TERN_RPL_ETX_... */
 } tern_rpl_etx_t;
 
 /** Set up an empty table. */

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tern/stats.h"
+
 /**
  * Redundancy constant meaning "infinity": never suppress. RFC 6206 §4.1
  * defines k as an integer greater than zero, so 0 has no meaning there; RPL
@@ -73,7 +75,7 @@ typedef struct {
     uint32_t counter;                    /**< c, consistent transmissions heard (saturating) */
     bool running;                        /**< started and not stopped */
     bool t_passed;                       /**< the transmission point of this interval has passed */
-    uint32_t counters[TERN_TRICKLE_STAT_NUMOF]; /**< see TERN_TRICKLE_... */
+    tern_counter_t counters[TERN_TRICKLE_STAT_NUMOF]; /**< see TERN_TRICKLE_... */
 } tern_trickle_t;
 
 /**

@@ -103,7 +103,7 @@ typedef struct {
 typedef struct {
     tern_pktbuf_t *pktbuf;                                           /**< where datagrams live */
     tern_sixlowpan_reass_slot_t slots[TERN_CONF_SIXLOWPAN_REASS_SLOTS];
-    uint32_t counters[TERN_SIXLOWPAN_REASS_STAT_NUMOF];              /**< indexed by tern_sixlowpan_reass_stat_t */
+    tern_counter_t counters[TERN_SIXLOWPAN_REASS_STAT_NUMOF];              /**< indexed by tern_sixlowpan_reass_stat_t */
     tern_stats_group_t stats;                                        /**< "6lo_reass", for tern_stack_add_stats() */
 } tern_sixlowpan_reass_t;
 

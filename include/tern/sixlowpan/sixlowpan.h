@@ -124,7 +124,7 @@ typedef struct tern_sixlowpan {
     uint8_t frag_wait_count;                                   /**< datagrams waiting */
     bool frag_kick_pending;                                    /**< a "send the next fragment" message is queued (atomic) */
     uint8_t scratch[TERN_CONF_SIXLOWPAN_HEADERS_MAX];          /**< (de)compressed headers of the frame at hand */
-    uint32_t counters[TERN_SIXLOWPAN_STAT_NUMOF];              /**< indexed by tern_sixlowpan_stat_t */
+    tern_counter_t counters[TERN_SIXLOWPAN_STAT_NUMOF];              /**< indexed by tern_sixlowpan_stat_t */
     tern_stats_group_t stats;                                  /**< "sixlowpan" */
 } tern_sixlowpan_t;
 

@@ -106,7 +106,7 @@ static void print_netif(tern_shell_t *sh, tern_netif_t *netif)
     if (tern_netapi_get(m, TERN_NETOPT_STATS, 0, &st, sizeof(st)) < 0) {
         memset(&st, 0, sizeof(st));
     }
-    const uint32_t *c = st.counters;
+    const tern_counter_t *c = st.counters;
     tern_shell_printf(sh, "Iface %2u  %s\n", (unsigned)netif->index, netif->name);
     tern_shell_printf(sh, "          link: %s  device: %s  MTU: %u  state: %s  proto: %s\n",
                       netif->link->name, device_type_name(devtype), (unsigned)mtu,

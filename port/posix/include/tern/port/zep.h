@@ -172,7 +172,7 @@ typedef struct {
     uint32_t rx_taken;                    /**< frames removed by recv() (isr() sees progress) */
     uint64_t irq_raised_ms;               /**< when the interrupt was last raised */
     uint8_t datagram[TERN_ZEP_MAX_LEN + 1]; /**< the reader's buffer (+1 detects longer datagrams) */
-    uint32_t counters[TERN_NETDEV_ZEP_STAT_NUMOF]; /**< tern_netdev_zep_stat_t */
+    tern_counter_t counters[TERN_NETDEV_ZEP_STAT_NUMOF]; /**< tern_netdev_zep_stat_t */
     tern_stats_group_t stats_group;       /**< names the counters ("zep") */
 } tern_netdev_zep_t;
 
