@@ -619,39 +619,71 @@ int tern_rpl_dio_emit(const tern_rpl_dio_repr_t *repr, uint8_t *buf, size_t len)
     return rc;
 }
 
-int tern_rpl_dao_parse(tern_rpl_dao_repr_t *repr, const uint8_t *buf, size_t len)
+/*
+ * DAO and DAO-ACK share their layout (RFC 6550 §6.4.1, §6.5.1): the
+ * RPLInstanceID in octet 4, a D flag in octet 5, the DODAGID in octets 8..23
+ * when D is set, options after. @p base_len: the fixed part without DODAGID.
+ */
+static int dao_base_parse(const uint8_t *buf, size_t len, uint8_t code, size_t base_len, uint8_t d_flag,
+                          bool *has_dodag_id, tern_ipv6_addr_t *dodag_id, const uint8_t **options,
+                          size_t *options_len)
 {
     int rc = tern_rpl_code(buf, len);
     if (rc < 0) {
         return rc;
     }
-    if (rc != TERN_RPL_CODE_DAO || len < TERN_RPL_DAO_LEN) {
+    if (rc != code || len < base_len) {
         return -EBADMSG;
     }
-    bool has_dodag_id = (buf[5] & TERN_RPL_DAO_FLAG_D) != 0;
-    /* §6.4.1: D "MUST be set when a local RPLInstanceID is used". */
-    if (!has_dodag_id && instance_is_local(buf[4])) {
+    bool has = (buf[5] & d_flag) != 0;
+    /* §6.4.1, §6.5.1: D "MUST be set when a local RPLInstanceID is used". */
+    if (!has && instance_is_local(buf[4])) {
         return -EBADMSG;
     }
-    const uint8_t *options;
-    size_t options_len;
-    size_t fixed = TERN_RPL_DAO_LEN + (has_dodag_id ? TERN_RPL_DODAGID_LEN : 0u);
-    rc = parse_common(buf, len, TERN_RPL_CODE_DAO, fixed, &options, &options_len);
+    rc = parse_common(buf, len, code, base_len + (has ? TERN_RPL_DODAGID_LEN : 0u), options, options_len);
+    if (rc < 0) {
+        return rc;
+    }
+    *has_dodag_id = has;
+    if (has) {
+        memcpy(dodag_id->u8, buf + 8, 16);
+    } else {
+        memset(dodag_id->u8, 0, 16);
+    }
+    return rc;
+}
+
+/* The common part of a DAO or DAO-ACK (see dao_base_parse()); the caller writes octets 5..7. */
+static int dao_base_emit(uint8_t *buf, size_t len, uint8_t code, size_t base_len, uint8_t instance_id,
+                         bool has_dodag_id, const tern_ipv6_addr_t *dodag_id, const uint8_t *options,
+                         size_t options_len)
+{
+    if (!has_dodag_id && instance_is_local(instance_id)) {
+        return -EINVAL;
+    }
+    size_t fixed = base_len + (has_dodag_id ? TERN_RPL_DODAGID_LEN : 0u);
+    int rc = emit_common(buf, len, code, fixed, options, options_len);
+    if (rc < 0) {
+        return rc;
+    }
+    buf[4] = instance_id;
+    if (has_dodag_id) {
+        memcpy(buf + 8, dodag_id->u8, 16);
+    }
+    return rc;
+}
+
+int tern_rpl_dao_parse(tern_rpl_dao_repr_t *repr, const uint8_t *buf, size_t len)
+{
+    int rc = dao_base_parse(buf, len, TERN_RPL_CODE_DAO, TERN_RPL_DAO_LEN, TERN_RPL_DAO_FLAG_D, &repr->has_dodag_id,
+                            &repr->dodag_id, &repr->options, &repr->options_len);
     if (rc < 0) {
         return rc;
     }
     repr->instance_id = buf[4];
     repr->ack_requested = (buf[5] & TERN_RPL_DAO_FLAG_K) != 0; /* the other 6 flags: reserved */
-    repr->has_dodag_id = has_dodag_id;
     /* buf[6]: Reserved. */
     repr->sequence = buf[7];
-    if (has_dodag_id) {
-        memcpy(repr->dodag_id.u8, buf + 8, 16);
-    } else {
-        memset(repr->dodag_id.u8, 0, 16);
-    }
-    repr->options = options;
-    repr->options_len = options_len;
     return rc;
 }
 
@@ -662,56 +694,27 @@ size_t tern_rpl_dao_len(const tern_rpl_dao_repr_t *repr)
 
 int tern_rpl_dao_emit(const tern_rpl_dao_repr_t *repr, uint8_t *buf, size_t len)
 {
-    if (!repr->has_dodag_id && instance_is_local(repr->instance_id)) {
-        return -EINVAL;
-    }
-    size_t fixed = TERN_RPL_DAO_LEN + (repr->has_dodag_id ? TERN_RPL_DODAGID_LEN : 0u);
-    int rc = emit_common(buf, len, TERN_RPL_CODE_DAO, fixed, repr->options, repr->options_len);
+    int rc = dao_base_emit(buf, len, TERN_RPL_CODE_DAO, TERN_RPL_DAO_LEN, repr->instance_id, repr->has_dodag_id,
+                           &repr->dodag_id, repr->options, repr->options_len);
     if (rc < 0) {
         return rc;
     }
-    buf[4] = repr->instance_id;
     buf[5] = (uint8_t)((repr->ack_requested ? TERN_RPL_DAO_FLAG_K : 0u) |
                        (repr->has_dodag_id ? TERN_RPL_DAO_FLAG_D : 0u));
     buf[7] = repr->sequence;
-    if (repr->has_dodag_id) {
-        memcpy(buf + 8, repr->dodag_id.u8, 16);
-    }
     return rc;
 }
 
 int tern_rpl_dao_ack_parse(tern_rpl_dao_ack_repr_t *repr, const uint8_t *buf, size_t len)
 {
-    int rc = tern_rpl_code(buf, len);
+    int rc = dao_base_parse(buf, len, TERN_RPL_CODE_DAO_ACK, TERN_RPL_DAO_ACK_LEN, TERN_RPL_DAO_ACK_FLAG_D,
+                            &repr->has_dodag_id, &repr->dodag_id, &repr->options, &repr->options_len);
     if (rc < 0) {
         return rc;
     }
-    if (rc != TERN_RPL_CODE_DAO_ACK || len < TERN_RPL_DAO_ACK_LEN) {
-        return -EBADMSG;
-    }
-    bool has_dodag_id = (buf[5] & TERN_RPL_DAO_ACK_FLAG_D) != 0;
-    /* §6.5.1: D "MUST be set when a local RPLInstanceID is used". */
-    if (!has_dodag_id && instance_is_local(buf[4])) {
-        return -EBADMSG;
-    }
-    const uint8_t *options;
-    size_t options_len;
-    size_t fixed = TERN_RPL_DAO_ACK_LEN + (has_dodag_id ? TERN_RPL_DODAGID_LEN : 0u);
-    rc = parse_common(buf, len, TERN_RPL_CODE_DAO_ACK, fixed, &options, &options_len);
-    if (rc < 0) {
-        return rc;
-    }
-    repr->instance_id = buf[4];
-    repr->has_dodag_id = has_dodag_id; /* the other 7 bits: reserved */
+    repr->instance_id = buf[4]; /* buf[5]: D and 7 reserved bits */
     repr->sequence = buf[6];
     repr->status = buf[7];
-    if (has_dodag_id) {
-        memcpy(repr->dodag_id.u8, buf + 8, 16);
-    } else {
-        memset(repr->dodag_id.u8, 0, 16);
-    }
-    repr->options = options;
-    repr->options_len = options_len;
     return rc;
 }
 
@@ -722,20 +725,13 @@ size_t tern_rpl_dao_ack_len(const tern_rpl_dao_ack_repr_t *repr)
 
 int tern_rpl_dao_ack_emit(const tern_rpl_dao_ack_repr_t *repr, uint8_t *buf, size_t len)
 {
-    if (!repr->has_dodag_id && instance_is_local(repr->instance_id)) {
-        return -EINVAL;
-    }
-    size_t fixed = TERN_RPL_DAO_ACK_LEN + (repr->has_dodag_id ? TERN_RPL_DODAGID_LEN : 0u);
-    int rc = emit_common(buf, len, TERN_RPL_CODE_DAO_ACK, fixed, repr->options, repr->options_len);
+    int rc = dao_base_emit(buf, len, TERN_RPL_CODE_DAO_ACK, TERN_RPL_DAO_ACK_LEN, repr->instance_id,
+                           repr->has_dodag_id, &repr->dodag_id, repr->options, repr->options_len);
     if (rc < 0) {
         return rc;
     }
-    buf[4] = repr->instance_id;
     buf[5] = repr->has_dodag_id ? TERN_RPL_DAO_ACK_FLAG_D : 0u;
     buf[6] = repr->sequence;
     buf[7] = repr->status;
-    if (repr->has_dodag_id) {
-        memcpy(buf + 8, repr->dodag_id.u8, 16);
-    }
     return rc;
 }
