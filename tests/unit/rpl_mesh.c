@@ -99,6 +99,44 @@ void network_line(unsigned count)
     }
 }
 
+void network_grid3x3(void)
+{
+    network_setup(9);
+    for (unsigned y = 0; y < 3; y++) {
+        for (unsigned x = 0; x < 3; x++) {
+            unsigned i = y * 3u + x;
+            if (x + 1 < 3) {
+                assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1),
+                                                                 TERN_RADIO_PRR_ONE, -60),
+                                 0);
+            }
+            if (y + 1 < 3) {
+                assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 3),
+                                                                 TERN_RADIO_PRR_ONE, -60),
+                                 0);
+            }
+        }
+    }
+}
+
+bool all_but_middle_joined(void)
+{
+    tern_ipv6_addr_t mid = ll_of(4);
+    for (unsigned i = 1; i < node_count; i++) {
+        const tern_rpl_t *r = &nodes[i].rpl;
+        if (i == 4) {
+            continue;
+        }
+        if (!r->joined || r->preferred < 0 || r->poison_until_us != 0) {
+            return false;
+        }
+        if (tern_ipv6_addr_equal(&r->parents[r->preferred].addr, &mid)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 void start_rpl_mop(unsigned leaf, uint8_t mop)
 {
     run_for(100 * MS); /* interfaces enabled */

@@ -73,6 +73,18 @@ void network_setup(unsigned count);
 void network_line(unsigned count);
 
 /**
+ * network_setup(9), then a 3x3 grid: node y * 3 + x linked to its right and
+ * lower neighbours, both ways, PRR 1; node 4 is the middle.
+ */
+void network_grid3x3(void);
+
+/**
+ * Every node of the 3x3 grid but the middle one (node 4) joined, with a
+ * preferred parent other than the middle node.
+ */
+bool all_but_middle_joined(void);
+
+/**
  * Node 0 gets 2001:db8::1/64 and roots a DODAG of mode of operation @p mop
  * (TERN_RPL_MOP_STORING or TERN_RPL_MOP_NON_STORING); the others are routers
  * but node @p leaf (0: none), a leaf.

@@ -212,43 +212,9 @@ static void test_hostile_messages__dropped_and_counted(void **state)
 static int setup_grid(void **state)
 {
     (void)state;
-    network_setup(9);
-    for (unsigned y = 0; y < 3; y++) {
-        for (unsigned x = 0; x < 3; x++) {
-            unsigned i = y * 3u + x;
-            if (x + 1 < 3) {
-                assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 1),
-                                                                 TERN_RADIO_PRR_ONE, -60),
-                                 0);
-            }
-            if (y + 1 < 3) {
-                assert_int_equal(tern_radio_medium_link_set_both(&medium, (uint16_t)i, (uint16_t)(i + 3),
-                                                                 TERN_RADIO_PRR_ONE, -60),
-                                 0);
-            }
-        }
-    }
+    network_grid3x3();
     start_rpl(0);
     return 0;
-}
-
-static bool all_but_middle_joined(void)
-{
-    for (unsigned i = 1; i < node_count; i++) {
-        const tern_rpl_t *r = &nodes[i].rpl;
-        if (i == 4) {
-            continue;
-        }
-        if (!r->joined || r->preferred < 0 || r->poison_until_us != 0) {
-            return false;
-        }
-        tern_ipv6_addr_t mid = { { 0xfe, 0x80 } };
-        assert_int_equal(tern_ipv6_iid_from_l2addr(&mid, nodes[4].eui, 8), 0);
-        if (tern_ipv6_addr_equal(&r->parents[r->preferred].addr, &mid)) {
-            return false;
-        }
-    }
-    return true;
 }
 
 static void test_grid3x3__joins_and_survives_middle_removal(void **state)
