@@ -109,8 +109,10 @@ typedef struct {
 
     /**
      * A packet [NETIF, ...] is to be sent: replace the interface header by the
-     * link header. @return 0; negative errno to drop (counted as TX invalid;
-     * the interface releases @p *pkt).
+     * link header. The interface header's snip is private here (users 1), so
+     * the link may turn it into its header in place (IEEE 802.15.4 does).
+     * @return 0; negative errno to drop (counted as TX invalid; the interface
+     * releases @p *pkt).
      */
     int (*send)(tern_netif_t *netif, tern_pkt_t **pkt);
 

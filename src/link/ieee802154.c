@@ -180,18 +180,21 @@ static int ieee802154_send(tern_netif_t *netif, tern_pkt_t **pkt)
         return res;
     }
     repr.seq = mac->seq;
-    /* The MHR is laid out once: emitted here, then copied into its snip. */
+    /* The MHR is laid out once: emitted here, then copied into the interface
+     * header's snip, which becomes the MHR: no snip allocated per frame (the
+     * interface made it private; with TERN_CONF_L2ADDR_MAX 8 its 24 bytes
+     * hold the 23 of the longest MHR, so it only shrinks in place). */
     uint8_t mhr[TERN_IEEE802154_MHR_MAX_LEN];
     size_t payload_len = tern_pkt_len(netif_snip->next);
     int hdr_len = tern_ieee802154_emit(&repr, payload_len, mhr, sizeof(mhr));
     if (hdr_len < 0 || (size_t)hdr_len + payload_len > frame_max(mac)) {
         return -EMSGSIZE;
     }
-    tern_pkt_t *hdr = tern_pktbuf_add(pb, NULL, mhr, (size_t)hdr_len, TERN_NETTYPE_IEEE802154);
-    if (hdr == NULL) {
+    if (tern_pktbuf_realloc_data(pb, netif_snip, (size_t)hdr_len) < 0) {
         return -ENOMEM;
     }
-    *pkt = tern_pktbuf_replace_snip(pb, *pkt, netif_snip, hdr);
+    memcpy(netif_snip->data, mhr, (size_t)hdr_len);
+    netif_snip->type = TERN_NETTYPE_IEEE802154;
     mac->seq++; /* macDSN: one counter per interface, incremented per frame (§7.2.1.2) */
     return 0;
 }

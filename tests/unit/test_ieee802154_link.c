@@ -401,6 +401,61 @@ static void test_send__unicast_extended__acked_delivered_reported(void **state)
     assert_int_equal(netif_stat(1, TERN_NETIF_RX_PACKETS), 1);
 }
 
+/* The link turns the interface header's snip into the MHR in place: the
+ * frame keeps its snips ([MHR, payload]), no snip is allocated, and a
+ * shorter MHR gives its whole spare units back. */
+static void test_send__mhr_written_into_interface_header_snip(void **state)
+{
+    (void)state;
+    node_t *n = &nodes[0];
+    tern_pktbuf_t *pb = &n->stack.pktbuf;
+    const uint8_t bytes[] = { 0x5a, 0xa2, 0xa3 };
+    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, bytes, sizeof(bytes), TERN_NETTYPE_SIXLOWPAN);
+    assert_non_null(payload);
+    uint8_t src[8];
+    uint8_t dst[8];
+    eui64(0, src);
+    eui64(1, dst);
+    tern_pkt_t *pkt = tern_netif_hdr_build(pb, payload, src, 8, dst, 8);
+    assert_non_null(pkt);
+    ((tern_netif_hdr_t *)pkt->data)->if_index = n->netif.index;
+    tern_pkt_t *head = pkt;
+    size_t used = tern_pktbuf_stats(pb).used;
+    uint8_t seq = n->mac.seq;
+    assert_int_equal(tern_netif_link_ieee802154.send(&n->netif, &pkt), 0);
+    /* The MHR of test_send__unicast_extended__acked_delivered_reported. */
+    const uint8_t mhr[] = { 0x61, 0xdc, seq,  0xcd, 0xab, 0x71, 0x66, 0x55, 0x44, 0x33, 0x22,
+                            0x11, 0x02, 0x70, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x02 };
+    assert_ptr_equal(pkt, head);
+    assert_int_equal(pkt->type, TERN_NETTYPE_IEEE802154);
+    assert_int_equal(pkt->size, sizeof(mhr));
+    assert_memory_equal(pkt->data, mhr, sizeof(mhr));
+    assert_ptr_equal(pkt->next, payload);
+    assert_int_equal(tern_pktbuf_stats(pb).used, used); /* 24 -> 21 bytes: the same three units */
+    assert_int_equal(n->mac.seq, (uint8_t)(seq + 1u));
+    tern_pktbuf_release(pb, pkt);
+
+    /* Short addresses: a 9-byte MHR keeps two of the three units. */
+    const uint8_t s0[2] = { 0x00, 0x01 };
+    const uint8_t s1[2] = { 0x00, 0x02 };
+    assert_int_equal(tern_netapi_set(&n->netif.module, TERN_NETOPT_ADDRESS, 0, s0, 2), 2);
+    payload = tern_pktbuf_add(pb, NULL, bytes, sizeof(bytes), TERN_NETTYPE_SIXLOWPAN);
+    assert_non_null(payload);
+    pkt = tern_netif_hdr_build(pb, payload, s0, 2, s1, 2);
+    assert_non_null(pkt);
+    used = tern_pktbuf_stats(pb).used;
+    seq = n->mac.seq;
+    assert_int_equal(tern_netif_link_ieee802154.send(&n->netif, &pkt), 0);
+    const uint8_t short_mhr[] = { 0x61, 0x98, seq, 0xcd, 0xab, 0x02, 0x00, 0x01, 0x00 };
+    assert_int_equal(pkt->type, TERN_NETTYPE_IEEE802154);
+    assert_int_equal(pkt->size, sizeof(short_mhr));
+    assert_memory_equal(pkt->data, short_mhr, sizeof(short_mhr));
+    assert_ptr_equal(pkt->next, payload);
+    assert_int_equal(tern_pktbuf_stats(pb).used, used - TERN_PKTBUF_ALIGN);
+    assert_int_equal(tern_pktbuf_check(pb), 0);
+    tern_pktbuf_release(pb, pkt);
+}
+
 static void test_send__short_addresses__short_header_golden_bytes(void **state)
 {
     (void)state;
@@ -1095,6 +1150,7 @@ static void test_send__device_without_hw_csma__software_backoff_and_retries(void
 static const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     T(test_send__unicast_extended__acked_delivered_reported),
+    T(test_send__mhr_written_into_interface_header_snip),
     T(test_send__short_addresses__short_header_golden_bytes),
     T(test_send__broadcast_and_multicast__to_0xffff_without_ack),
     T(test_send__prr_zero__ehostunreach_after_four_transmissions),
