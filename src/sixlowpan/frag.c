@@ -93,8 +93,10 @@ static void fragment_reported(void *ctx, int err)
 
 /**
  * Put an interface header (a copy of @p hdr) in front of @p payload and
- * hand the frame to the interface. With @p slot, the frame carries a NETERR
- * report that tells the slot the frame's outcome, exactly once, also when
+ * hand the frame to the interface. With @p slot, the frame carries the
+ * slot's NETERR report (one more reference to the snip the slot holds for
+ * all its fragments: release_error() calls the hook whoever else holds the
+ * snip), which tells the slot the frame's outcome, exactly once, also when
  * the frame never reaches the interface (the slot is IN_FLIGHT from here).
  * @return 0; -ENOMEM (no pktbuf, @p payload released); -ENOBUFS (the
  *         interface's queue was full, the frame released). Counted.
@@ -104,23 +106,21 @@ static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const 
 {
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
     if (slot != NULL) {
-        const tern_neterr_report_t report = { .report = fragment_reported, .ctx = slot };
-        tern_pkt_t *neterr = tern_pktbuf_add(pb, NULL, &report, sizeof(report), TERN_NETTYPE_NETERR);
-        if (neterr == NULL) {
-            sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM);
+        if (tern_pktbuf_hold(pb, slot->report, 1) < 0) {
+            sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM); /* 255 holders: cannot happen */
             tern_pktbuf_release(pb, payload);
             return -ENOMEM;
         }
-        payload->next = neterr;
+        payload->next = slot->report;
         __atomic_store_n(&slot->state, (uint8_t)SIXLOWPAN_FRAG_IN_FLIGHT, __ATOMIC_RELAXED);
     }
-    tern_pkt_t *frame = tern_netif_hdr_build(pb, payload, NULL, 0, NULL, 0);
+    /* The interface header, copied in as it is (one pass, no zeroing first). */
+    tern_pkt_t *frame = tern_pktbuf_add(pb, payload, hdr, sizeof(*hdr), TERN_NETTYPE_NETIF);
     if (frame == NULL) {
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM);
         tern_pktbuf_release_error(pb, payload, -ENOMEM);
         return -ENOMEM;
     }
-    memcpy(frame->data, hdr, sizeof(*hdr));
     int res = tern_netapi_send(&lif->netif->module, frame);
     if (res < 0) {
         if (res != -ENOBUFS) {
@@ -250,6 +250,7 @@ static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const
  */
 static void slot_free(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot, int err)
 {
+    tern_pktbuf_release(&lowpan->module.stack->pktbuf, slot->report); /* not reported: no frame */
     tern_pktbuf_release_error(&lowpan->module.stack->pktbuf, slot->pkt, err);
     memset(slot, 0, sizeof(*slot));
     if (lowpan->frag_wait_count > 0u) {
@@ -322,9 +323,15 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
     }
-    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, NULL, TERN_SIXLOWPAN_FRAG1_LEN + head_len + (data_end - data_from),
-                                          TERN_NETTYPE_SIXLOWPAN);
+    /* The outcome report every fragment carries (send_frame()). */
+    const tern_neterr_report_t hook = { .report = fragment_reported, .ctx = slot };
+    tern_pkt_t *report = tern_pktbuf_add(pb, NULL, &hook, sizeof(hook), TERN_NETTYPE_NETERR);
+    tern_pkt_t *payload = (report != NULL) ? tern_pktbuf_add(pb, NULL, NULL, TERN_SIXLOWPAN_FRAG1_LEN + head_len +
+                                                                              (data_end - data_from),
+                                                             TERN_NETTYPE_SIXLOWPAN)
+                                           : NULL;
     if (payload == NULL) {
+        tern_pktbuf_release(pb, report);
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_NOMEM, -ENOMEM);
         return;
     }
@@ -343,6 +350,7 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     }
     if (ok < 0) {
         tern_pktbuf_release(pb, payload); /* cannot happen: sizes checked above */
+        tern_pktbuf_release(pb, report);
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
     }
@@ -350,6 +358,7 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_FRAGMENTED);
     slot->owner = lowpan;
     slot->pkt = pkt;
+    slot->report = report;
     slot->lif = lif;
     slot->hdr = *hdr;
     slot->size = (uint16_t)size;

@@ -72,6 +72,10 @@ struct node {
     unsigned nheld;
     unsigned loss_percent;     /* frames lost on the way to the peer */
     void (*on_send)(node_t *n, const uint8_t *payload, size_t len); /* called for every frame sent */
+    /* the NETERR snip of every frame the link converted, and its users then */
+    const tern_pkt_t *report[LOG_LEN];
+    uint8_t report_users[LOG_LEN];
+    unsigned nreport;
 };
 
 static tern_vclock_t clock_v;
@@ -128,6 +132,12 @@ static int tlink_send(tern_netif_t *netif, tern_pkt_t **pkt)
 {
     tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
     const tern_netif_hdr_t *nh = (*pkt)->data;
+    node_t *n = (netif == &nodes[0].netif) ? &nodes[0] : &nodes[1];
+    const tern_pkt_t *report = tern_pkt_search_type(*pkt, TERN_NETTYPE_NETERR);
+    if (n->nreport < LOG_LEN) {
+        n->report[n->nreport] = report;
+        n->report_users[n->nreport++] = (report != NULL) ? report->users : 0u;
+    }
     bool bcast = (nh->flags & (TERN_NETIF_HDR_FLAG_BROADCAST | TERN_NETIF_HDR_FLAG_MULTICAST)) != 0 ||
                  nh->dst_len == 0;
     size_t dst_len = bcast ? 2u : nh->dst_len;
@@ -404,6 +414,7 @@ static void forget_log(void)
 {
     for (unsigned i = 0; i < 2; i++) {
         nodes[i].nlog = 0;
+        nodes[i].nreport = 0;
     }
 }
 
@@ -939,6 +950,47 @@ static void test_send__one_fragment_per_turn(void **state)
     assert_int_equal(lowpan_counter(&nodes[0], TERN_SIXLOWPAN_RX_UNKNOWN_DISPATCH), turn_injected);
 }
 
+/* The fragments of one datagram carry one NETERR snip, the slot's, each
+ * frame one more reference to it (no report snip allocated per fragment);
+ * every fragment's outcome still reaches the slot, and the slot's reference
+ * goes with the datagram (teardown: the pktbuf is empty). */
+static void test_send__fragments_share_the_slot_report_snip(void **state)
+{
+    (void)state;
+    static uint8_t data[500];
+    fill_pattern(data, sizeof(data), 3);
+    echo = false;
+    lossy_ok = lossy_bad = 0;
+    lossy_len[3] = sizeof(data);
+    uint32_t frames_before = lowpan_counter(&nodes[0], TERN_SIXLOWPAN_TX_FRAMES);
+    send_udp(&nodes[0], data, sizeof(data));
+    run_for(50 * MS);
+    assert_int_equal(lossy_ok, 1);
+    unsigned n = nodes[0].nreport;
+    assert_int_equal(n, lowpan_counter(&nodes[0], TERN_SIXLOWPAN_TX_FRAMES) - frames_before);
+    assert_true(n >= 5); /* 548 bytes: FRAG1 + 5 FRAGNs */
+    for (unsigned k = 0; k < n; k++) {
+        assert_non_null(nodes[0].report[k]);
+        assert_ptr_equal(nodes[0].report[k], nodes[0].report[0]);
+        assert_int_equal(nodes[0].report_users[k], 2); /* the slot's and the frame's */
+    }
+    for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; i++) {
+        assert_null(nodes[0].lowpan.frags[i].pkt);
+        assert_null(nodes[0].lowpan.frags[i].report);
+    }
+    /* A datagram in one frame carries no report of 6LoWPAN's. */
+    forget_log();
+    lossy_len[4] = 8;
+    fill_pattern(data, 8, 4);
+    send_udp(&nodes[0], data, 8);
+    run_for(50 * MS);
+    assert_int_equal(lossy_ok, 2);
+    assert_int_equal(lossy_bad, 0);
+    assert_int_equal(nodes[0].nreport, 1);
+    assert_null(nodes[0].report[0]);
+    assert_int_equal(tern_pktbuf_stats(&nodes[0].stack.pktbuf).used, 0);
+}
+
 /* ------------------------------------------------------------ send edge cases */
 
 /* Multicast IPv6 destinations go to the link broadcast (0xffff); the
@@ -1135,6 +1187,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reassembly__overlap_and_inconsistent_discard, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__timeout_frees, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__one_fragment_per_turn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_send__fragments_share_the_slot_report_snip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__multicast_to_broadcast, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__fallbacks_and_drops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_udp_round_trip__every_size, setup, teardown),

@@ -99,6 +99,7 @@ typedef struct {
 typedef struct tern_sixlowpan_frag {
     struct tern_sixlowpan *owner; /**< the module (the fragment outcome report posts to it) */
     tern_pkt_t *pkt;          /**< [NETIF, IPV6, ...] as it came; NULL: slot free */
+    tern_pkt_t *report;       /**< NETERR snip every fragment carries (one reference the slot's) */
     uint8_t state;            /**< SIXLOWPAN_FRAG_* (sixlowpan_internal.h); written by the report (atomic) */
     int outcome;              /**< the last fragment's outcome (0 or negative errno), once reported */
     tern_sixlowpan_if_t *lif; /**< interface it goes out of */
