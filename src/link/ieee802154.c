@@ -165,6 +165,53 @@ static size_t frame_max(const tern_ieee802154_link_t *mac)
                                                                                    : TERN_IEEE802154_MAX_FRAME_LEN;
 }
 
+/** The interface header flags header_for() reads. */
+#define KEY_FLAGS (TERN_NETIF_HDR_FLAG_BROADCAST | TERN_NETIF_HDR_FLAG_MULTICAST)
+
+/**
+ * True when the cached MHR was built for an interface header addressed as
+ * @p nh: header_for() reads only the destination, the source length and the
+ * broadcast/multicast flags of it (and the MAC's own settings, whose changes
+ * clear the cache).
+ */
+static bool mhr_cached(const tern_ieee802154_link_t *mac, const tern_netif_hdr_t *nh)
+{
+    if (mac->tx_mhr_len == 0u || nh->dst_len != mac->tx_key_dst_len || nh->src_len != mac->tx_key_src_len ||
+        (nh->flags & KEY_FLAGS) != mac->tx_key_flags) {
+        return false;
+    }
+    /* A cached destination length is 0, 2 or 8 (header_for() refuses others). */
+    return nh->dst_len == TERN_IEEE802154_EXT_ADDR_LEN
+               ? memcmp(nh->dst, mac->tx_key_dst, TERN_IEEE802154_EXT_ADDR_LEN) == 0
+               : memcmp(nh->dst, mac->tx_key_dst, nh->dst_len) == 0;
+}
+
+/**
+ * Build the MHR for frames with interface header @p nh into the cache (its
+ * sequence number is set per frame).
+ * @return 0; -EINVAL as header_for(); -EMSGSIZE (cannot happen: every
+ *         header_for() result can be emitted). The cache is empty on error.
+ */
+static int mhr_build(tern_ieee802154_link_t *mac, const tern_netif_hdr_t *nh)
+{
+    mac->tx_mhr_len = 0;
+    tern_ieee802154_repr_t repr;
+    int res = header_for(mac, nh, &repr);
+    if (res < 0) {
+        return res;
+    }
+    int hdr_len = tern_ieee802154_emit(&repr, 0, mac->tx_mhr, sizeof(mac->tx_mhr));
+    if (hdr_len < 0) {
+        return -EMSGSIZE;
+    }
+    memcpy(mac->tx_key_dst, nh->dst, nh->dst_len); /* 0, 2 or 8: header_for() took it */
+    mac->tx_key_dst_len = nh->dst_len;
+    mac->tx_key_src_len = nh->src_len;
+    mac->tx_key_flags = (uint8_t)(nh->flags & KEY_FLAGS);
+    mac->tx_mhr_len = (uint8_t)hdr_len;
+    return 0;
+}
+
 static int ieee802154_send(tern_netif_t *netif, tern_pkt_t **pkt)
 {
     tern_ieee802154_link_t *mac = netif->link_ctx;
@@ -174,26 +221,25 @@ static int ieee802154_send(tern_netif_t *netif, tern_pkt_t **pkt)
     if (nh == NULL || netif_snip->size < sizeof(*nh)) {
         return -EINVAL;
     }
-    tern_ieee802154_repr_t repr;
-    int res = header_for(mac, nh, &repr);
-    if (res < 0) {
-        return res;
+    /* The MHR is laid out once per addressing (mhr_build()), then copied into
+     * the interface header's snip, which becomes the MHR: no snip allocated
+     * per frame (the interface made it private; with TERN_CONF_L2ADDR_MAX 8
+     * its 24 bytes hold the 23 of the longest MHR, so it only shrinks). */
+    if (!mhr_cached(mac, nh)) {
+        int res = mhr_build(mac, nh);
+        if (res < 0) {
+            return res;
+        }
     }
-    repr.seq = mac->seq;
-    /* The MHR is laid out once: emitted here, then copied into the interface
-     * header's snip, which becomes the MHR: no snip allocated per frame (the
-     * interface made it private; with TERN_CONF_L2ADDR_MAX 8 its 24 bytes
-     * hold the 23 of the longest MHR, so it only shrinks in place). */
-    uint8_t mhr[TERN_IEEE802154_MHR_MAX_LEN];
-    size_t payload_len = tern_pkt_len(netif_snip->next);
-    int hdr_len = tern_ieee802154_emit(&repr, payload_len, mhr, sizeof(mhr));
-    if (hdr_len < 0 || (size_t)hdr_len + payload_len > frame_max(mac)) {
+    size_t hdr_len = mac->tx_mhr_len;
+    if (hdr_len + tern_pkt_len(netif_snip->next) > frame_max(mac)) {
         return -EMSGSIZE;
     }
-    if (tern_pktbuf_realloc_data(pb, netif_snip, (size_t)hdr_len) < 0) {
+    if (tern_pktbuf_realloc_data(pb, netif_snip, hdr_len) < 0) {
         return -ENOMEM;
     }
-    memcpy(netif_snip->data, mhr, (size_t)hdr_len);
+    memcpy(netif_snip->data, mac->tx_mhr, hdr_len);
+    (void)tern_ieee802154_seq_set(netif_snip->data, hdr_len, mac->seq);
     netif_snip->type = TERN_NETTYPE_IEEE802154;
     mac->seq++; /* macDSN: one counter per interface, incremented per frame (§7.2.1.2) */
     return 0;
@@ -202,6 +248,9 @@ static int ieee802154_send(tern_netif_t *netif, tern_pkt_t **pkt)
 static int ieee802154_payload_max(const tern_netif_t *netif, const tern_netif_hdr_t *hdr)
 {
     const tern_ieee802154_link_t *mac = netif->link_ctx;
+    if (mac != NULL && hdr != NULL && mhr_cached(mac, hdr)) {
+        return (int)(frame_max(mac) - mac->tx_mhr_len);
+    }
     tern_ieee802154_repr_t repr;
     if (mac == NULL || hdr == NULL || header_for(mac, hdr, &repr) < 0) {
         return -EINVAL;
@@ -282,6 +331,7 @@ static int ieee802154_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
             return res;
         }
         memcpy(is_long ? mac->long_addr : mac->short_addr, opt->data, len);
+        mac->tx_mhr_len = 0; /* the cached MHR has the old source */
         if (is_long) {
             memcpy(netif->l2addr, mac->long_addr, sizeof(mac->long_addr));
             netif->l2addr_len = (uint8_t)sizeof(mac->long_addr);
@@ -300,6 +350,7 @@ static int ieee802154_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
         }
         if (opt->opt == TERN_NETOPT_NID) {
             mac->pan_id = v16;
+            mac->tx_mhr_len = 0; /* the cached MHR has the old PAN ID */
         } else if (opt->opt == TERN_NETOPT_CHANNEL) {
             mac->channel = v16;
         } else {

@@ -310,6 +310,15 @@ int tern_ieee802154_emit(const tern_ieee802154_repr_t *repr, size_t payload_len,
     return hdr_len;
 }
 
+int tern_ieee802154_seq_set(uint8_t *mhr, size_t len, uint8_t seq)
+{
+    if (mhr == NULL || len < TERN_IEEE802154_MHR_MIN_LEN) {
+        return -EINVAL;
+    }
+    mhr[2] = seq; /* frame control (2 octets), then the sequence number */
+    return 0;
+}
+
 int tern_ieee802154_parse(tern_ieee802154_repr_t *repr, const uint8_t *frame, size_t len)
 {
     if (repr == NULL || (frame == NULL && len != 0)) {

@@ -456,6 +456,48 @@ static void test_send__mhr_written_into_interface_header_snip(void **state)
     tern_pktbuf_release(pb, pkt);
 }
 
+/* Frames to the same destination reuse the MAC header built for the first
+ * (only the sequence number changes); a new PAN ID or address is in the very
+ * next frame, to the same destination too. */
+static void test_send__same_destination__header_reused_settings_changes_seen(void **state)
+{
+    (void)state;
+    uint8_t seq = nodes[0].mac.seq;
+    send_ext(0, 1, 0x11, 3);
+    run_for(50 * MS);
+    send_ext(0, 1, 0x12, 3);
+    run_for(50 * MS);
+    assert_int_equal(nodes[0].ncap, 2);
+    assert_int_equal(nodes[0].cap_len[1], nodes[0].cap_len[0]);
+    assert_int_equal(nodes[0].cap[0][2], seq);
+    assert_int_equal(nodes[0].cap[1][2], (uint8_t)(seq + 1u));
+    assert_memory_equal(nodes[0].cap[1], nodes[0].cap[0], 2);
+    assert_memory_equal(&nodes[0].cap[1][3], &nodes[0].cap[0][3], 21 - 3); /* the rest of the MHR */
+    assert_int_equal(nodes[1].nrx, 2);
+
+    /* A new PAN ID (both nodes, so that node 1 still takes the frame). */
+    set_u16(&nodes[0], TERN_NETOPT_NID, 0x1234);
+    set_u16(&nodes[1], TERN_NETOPT_NID, 0x1234);
+    send_ext(0, 1, 0x13, 3);
+    run_for(50 * MS);
+    assert_int_equal(nodes[0].ncap, 3);
+    assert_int_equal(nodes[0].cap[2][3], 0x34);
+    assert_int_equal(nodes[0].cap[2][4], 0x12);
+    assert_int_equal(nodes[1].nrx, 3);
+
+    /* A new extended address: the next frame's source. */
+    uint8_t addr[8] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x99 };
+    assert_int_equal(tern_netapi_set(&nodes[0].netif.module, TERN_NETOPT_ADDRESS_LONG, 0, addr, 8), 8);
+    send_ext(0, 1, 0x14, 3);
+    run_for(50 * MS);
+    assert_int_equal(nodes[0].ncap, 4);
+    assert_int_equal(nodes[0].cap[3][13], 0x99); /* source, last octet first */
+    assert_int_equal(nodes[1].nrx, 4);
+    assert_int_equal(nodes[1].rx[3].hdr.src[7], 0x99);
+    set_u16(&nodes[0], TERN_NETOPT_NID, PAN);
+    set_u16(&nodes[1], TERN_NETOPT_NID, PAN);
+}
+
 static void test_send__short_addresses__short_header_golden_bytes(void **state)
 {
     (void)state;
@@ -1151,6 +1193,7 @@ static const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     T(test_send__unicast_extended__acked_delivered_reported),
     T(test_send__mhr_written_into_interface_header_snip),
+    T(test_send__same_destination__header_reused_settings_changes_seen),
     T(test_send__short_addresses__short_header_golden_bytes),
     T(test_send__broadcast_and_multicast__to_0xffff_without_ack),
     T(test_send__prr_zero__ehostunreach_after_four_transmissions),

@@ -912,6 +912,41 @@ static void test_tern_ieee802154_emit__buffer_too_small(void **state)
     assert_int_equal(tern_ieee802154_emit(&r, 0, buf, 21), 21);
 }
 
+/* An emitted header with another sequence number: the golden frame's MHR,
+ * only the third octet changed; too short a header is refused untouched. */
+static void test_tern_ieee802154_seq_set__golden(void **state)
+{
+    (void)state;
+    tern_ieee802154_repr_t r = data_repr(TERN_IEEE802154_FRAME_VERSION_2006, 0x05);
+    r.ack_request = true;
+    r.pan_id_compression = true;
+    r.dst_pan = r.src_pan = 0x0023;
+    r.dst = addr_ext(eui_a);
+    r.src = addr_ext(eui_b);
+    uint8_t mhr[TERN_IEEE802154_MHR_MAX_LEN];
+    assert_int_equal(tern_ieee802154_emit(&r, 3, mhr, sizeof(mhr)), 21);
+    assert_memory_equal(mhr, ext_ext_panc, 21);
+    assert_int_equal(tern_ieee802154_seq_set(mhr, 21, 0xc3), 0);
+    uint8_t expected[21];
+    memcpy(expected, ext_ext_panc, sizeof(expected));
+    expected[2] = 0xc3;
+    assert_memory_equal(mhr, expected, sizeof(expected));
+    /* the frame parses as the golden one, with the new number */
+    uint8_t frame[24];
+    memcpy(frame, mhr, 21);
+    memcpy(frame + 21, ext_ext_panc + 21, 3);
+    tern_ieee802154_repr_t p;
+    assert_int_equal(tern_ieee802154_parse(&p, frame, sizeof(frame)), 21);
+    assert_int_equal(p.seq, 0xc3);
+    r.seq = 0xc3;
+    assert_int_equal(p.dst_pan, r.dst_pan);
+    assert_true(tern_ieee802154_addr_equal(&p.dst, &r.dst));
+    assert_true(tern_ieee802154_addr_equal(&p.src, &r.src));
+    assert_int_equal(tern_ieee802154_seq_set(mhr, 2, 0x01), -EINVAL);
+    assert_int_equal(mhr[2], 0xc3);
+    assert_int_equal(tern_ieee802154_seq_set(NULL, 21, 0x01), -EINVAL);
+}
+
 /* ------------------------------------------------------------ addresses */
 
 static void test_tern_ieee802154_addr__helpers(void **state)
@@ -1026,6 +1061,7 @@ int main(void)
         cmocka_unit_test(test_tern_ieee802154_emit__invalid_repr),
         cmocka_unit_test(test_tern_ieee802154_emit__too_long),
         cmocka_unit_test(test_tern_ieee802154_emit__buffer_too_small),
+        cmocka_unit_test(test_tern_ieee802154_seq_set__golden),
         cmocka_unit_test(test_tern_ieee802154_addr__helpers),
         cmocka_unit_test(test_tern_ieee802154_rx_filter__each_rule),
     };

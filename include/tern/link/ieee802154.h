@@ -112,6 +112,16 @@ typedef struct {
     uint8_t seq;                                        /**< macDSN: next sequence number */
     bool promiscuous;                                   /**< hand up every data frame */
     tern_ieee802154_dup_t dup[TERN_CONF_IEEE802154_DUP_SOURCES]; /**< recent sources */
+    /* The MAC header of the last frame built, reused (with the next sequence
+     * number) by the next frame with the same addressing: every fragment of
+     * a datagram, every datagram to the same neighbour. Cleared when an
+     * address or the PAN ID changes. */
+    uint8_t tx_mhr[TERN_IEEE802154_MHR_MAX_LEN];        /**< that header */
+    uint8_t tx_mhr_len;                                 /**< its length; 0: none */
+    uint8_t tx_key_dst[TERN_IEEE802154_EXT_ADDR_LEN];   /**< the interface header's destination it is for */
+    uint8_t tx_key_dst_len;                             /**< its length */
+    uint8_t tx_key_src_len;                             /**< the interface header's source length */
+    uint8_t tx_key_flags;                               /**< its BROADCAST and MULTICAST flags */
 } tern_ieee802154_link_t;
 
 /** The IEEE 802.15.4 link layer (netif->link_ctx: a tern_ieee802154_link_t). */

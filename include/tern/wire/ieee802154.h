@@ -311,6 +311,16 @@ int tern_ieee802154_parse(tern_ieee802154_repr_t *repr, const uint8_t *frame, si
 int tern_ieee802154_parse_fcs(tern_ieee802154_repr_t *repr, const uint8_t *psdu, size_t len);
 
 /**
+ * Set the sequence number of the MHR at @p mhr (@p len bytes, as
+ * tern_ieee802154_emit() wrote it or a parser accepted it): the octet after
+ * the frame control field (2006 §7.2.1.2). Lets a sender reuse one emitted
+ * header for frames that differ only in their sequence number.
+ * @return 0; -EINVAL if @p mhr is NULL or @p len < TERN_IEEE802154_MHR_MIN_LEN.
+ * @see IEEE 802.15.4-2006 §7.2.1, Figure 34
+ */
+int tern_ieee802154_seq_set(uint8_t *mhr, size_t len, uint8_t seq);
+
+/**
  * Write the MHR of @p repr into @p buf (reserved bits 0, security disabled).
  * @param[in]  repr         the header
  * @param[in]  payload_len  bytes of payload that will follow the MHR (to
