@@ -92,8 +92,32 @@ static void fragment_reported(void *ctx, int err)
 }
 
 /**
+ * Take the interface header snip at the head of the datagram @p *pkt
+ * ([NETIF, IPV6, ...]) for a frame's interface header: made private (copied
+ * only when shared, as a new snip would be), unlinked, and *@p pkt becomes
+ * the rest ([IPV6, ...], the caller's reference). Saves the frame a snip.
+ * @return the snip (next NULL); NULL when its size is not a header's or no
+ *         memory was left to copy a shared one (*@p pkt unchanged).
+ */
+static tern_pkt_t *take_netif_snip(tern_pktbuf_t *pb, tern_pkt_t **pkt)
+{
+    if ((*pkt)->size != sizeof(tern_netif_hdr_t)) {
+        return NULL;
+    }
+    tern_pkt_t *own = tern_pktbuf_start_write(pb, *pkt);
+    if (own == NULL) {
+        return NULL;
+    }
+    *pkt = own->next;
+    own->next = NULL;
+    return own;
+}
+
+/**
  * Put an interface header (a copy of @p hdr) in front of @p payload and
- * hand the frame to the interface. With @p slot, the frame carries the
+ * hand the frame to the interface. The header goes into @p netif_snip (from
+ * take_netif_snip()) when there is one, else into a new snip. With @p slot,
+ * the frame carries the
  * slot's NETERR report (one more reference to the snip the slot holds for
  * all its fragments: release_error() calls the hook whoever else holds the
  * snip), which tells the slot the frame's outcome, exactly once, also when
@@ -102,20 +126,27 @@ static void fragment_reported(void *ctx, int err)
  *         interface's queue was full, the frame released). Counted.
  */
 static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const tern_netif_hdr_t *hdr,
-                      tern_pkt_t *payload, tern_sixlowpan_frag_t *slot)
+                      tern_pkt_t *payload, tern_sixlowpan_frag_t *slot, tern_pkt_t *netif_snip)
 {
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
     if (slot != NULL) {
         if (tern_pktbuf_hold(pb, slot->report, 1) < 0) {
             sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM); /* 255 holders: cannot happen */
             tern_pktbuf_release(pb, payload);
+            tern_pktbuf_release(pb, netif_snip);
             return -ENOMEM;
         }
         payload->next = slot->report;
         __atomic_store_n(&slot->state, (uint8_t)SIXLOWPAN_FRAG_IN_FLIGHT, __ATOMIC_RELAXED);
     }
-    /* The interface header, copied in as it is (one pass, no zeroing first). */
-    tern_pkt_t *frame = tern_pktbuf_add(pb, payload, hdr, sizeof(*hdr), TERN_NETTYPE_NETIF);
+    tern_pkt_t *frame = netif_snip;
+    if (frame != NULL) {
+        memcpy(frame->data, hdr, sizeof(*hdr));
+        frame->next = payload;
+    } else {
+        /* The interface header, copied in as it is (one pass, no zeroing first). */
+        frame = tern_pktbuf_add(pb, payload, hdr, sizeof(*hdr), TERN_NETTYPE_NETIF);
+    }
     if (frame == NULL) {
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM);
         tern_pktbuf_release_error(pb, payload, -ENOMEM);
@@ -240,7 +271,8 @@ static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
     }
-    int res = send_frame(lowpan, lif, hdr, payload, NULL);
+    tern_pkt_t *netif_snip = take_netif_snip(pb, &pkt); /* pkt: the rest, reported below */
+    int res = send_frame(lowpan, lif, hdr, payload, NULL, netif_snip);
     tern_pktbuf_release_error(pb, pkt, res);
 }
 
@@ -367,7 +399,10 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     slot->per_fragment = (uint16_t)per_fragment;
     tern_netif_hdr_t first = *hdr;
     first.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
-    if (send_frame(lowpan, lif, &first, payload, slot) == -ENOMEM && slot->state != SIXLOWPAN_FRAG_IN_FLIGHT) {
+    /* (The datagram keeps its NETIF snip: freed after the FRAG1, it would
+     * leave a hole in front of the arena that every later fragment's
+     * allocation walks past; measured, that costs more than it saves.) */
+    if (send_frame(lowpan, lif, &first, payload, slot, NULL) == -ENOMEM && slot->state != SIXLOWPAN_FRAG_IN_FLIGHT) {
         fragment_failed(lowpan, slot, -ENOMEM); /* no report was attached: nothing will come */
     }
     /* Otherwise the FRAGNs follow once its outcome is in (sixlowpan_send_next_fragment). */
@@ -484,7 +519,7 @@ static void send_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
             hdr.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
         }
         slot->offset = (uint16_t)(slot->offset + chunk);
-        res = send_frame(lowpan, slot->lif, &hdr, payload, slot);
+        res = send_frame(lowpan, slot->lif, &hdr, payload, slot, NULL);
     }
     if (res < 0 && slot->state != SIXLOWPAN_FRAG_IN_FLIGHT && slot->state != SIXLOWPAN_FRAG_REPORTED) {
         fragment_failed(lowpan, slot, res); /* no report was attached: nothing will come */

@@ -75,6 +75,7 @@ struct node {
     /* the NETERR snip of every frame the link converted, and its users then */
     const tern_pkt_t *report[LOG_LEN];
     uint8_t report_users[LOG_LEN];
+    const tern_pkt_t *frame_head[LOG_LEN]; /* the interface header snip of each of those frames */
     unsigned nreport;
 };
 
@@ -135,6 +136,7 @@ static int tlink_send(tern_netif_t *netif, tern_pkt_t **pkt)
     node_t *n = (netif == &nodes[0].netif) ? &nodes[0] : &nodes[1];
     const tern_pkt_t *report = tern_pkt_search_type(*pkt, TERN_NETTYPE_NETERR);
     if (n->nreport < LOG_LEN) {
+        n->frame_head[n->nreport] = *pkt;
         n->report[n->nreport] = report;
         n->report_users[n->nreport++] = (report != NULL) ? report->users : 0u;
     }
@@ -593,6 +595,54 @@ static void test_golden__compressed_frame(void **state)
     run_for(10 * MS);
     assert_int_equal(sniffer.count, 2);
     assert_memory_equal(sniffer.last, datagram, len);
+}
+
+/* A datagram sent in one frame lends the frame its interface header snip
+ * (no new one); a datagram whose header snip someone else holds too gets a
+ * copy, and the holder's snip is not written. The frame is the golden one
+ * either way. */
+static void test_send__one_frame__datagram_netif_snip_becomes_frame_header(void **state)
+{
+    (void)state;
+    node_t *n = &nodes[0];
+    tern_pktbuf_t *pb = &n->stack.pktbuf;
+    uint8_t datagram[64];
+    size_t len = golden_datagram(datagram, (const uint8_t *)"tern", 4, 0xA474, "fe80::12:4b00:0:1",
+                                 "fe80::12:4b00:0:2");
+    static const uint8_t golden[] = { 0x7E, 0x33, 0xF3, 0x12, 0xA4, 0x74, 0x74, 0x65, 0x72, 0x6E };
+    tern_pkt_t *pkts[2];
+    for (unsigned k = 0; k < 2; k++) {
+        tern_pkt_t *ip = tern_pktbuf_add(pb, NULL, datagram, len, TERN_NETTYPE_IPV6);
+        assert_non_null(ip);
+        pkts[k] = tern_netif_hdr_build(pb, ip, n->eui, 8, nodes[1].eui, 8);
+        assert_non_null(pkts[k]);
+        ((tern_netif_hdr_t *)pkts[k]->data)->if_index = n->netif.index;
+    }
+    assert_int_equal(tern_pktbuf_hold(pb, pkts[1], 1), 0); /* the second one shared */
+    for (unsigned k = 0; k < 2; k++) {
+        assert_int_equal(tern_netif_send(&n->stack, pkts[k]), 0);
+        run_for(10 * MS);
+    }
+    assert_int_equal(n->nreport, 2);
+    assert_int_equal(n->nlog, 2);
+    for (unsigned k = 0; k < 2; k++) {
+        assert_int_equal(n->log_len[k], sizeof(golden));
+        assert_memory_equal(n->log[k], golden, sizeof(golden));
+    }
+    assert_ptr_equal(n->frame_head[0], pkts[0]);
+    assert_ptr_not_equal(n->frame_head[1], pkts[1]);
+    /* The holder's packet is as it was. */
+    assert_int_equal(pkts[1]->users, 1);
+    assert_int_equal(pkts[1]->type, TERN_NETTYPE_NETIF);
+    const tern_netif_hdr_t *nh = pkts[1]->data;
+    assert_int_equal(nh->if_index, n->netif.index);
+    assert_int_equal(nh->dst_len, 8);
+    assert_memory_equal(nh->dst, nodes[1].eui, 8);
+    assert_int_equal(nh->src_len, 8);
+    assert_non_null(pkts[1]->next);
+    assert_int_equal(pkts[1]->next->type, TERN_NETTYPE_IPV6);
+    assert_memory_equal(pkts[1]->next->data, datagram, len);
+    tern_pktbuf_release(pb, pkts[1]);
 }
 
 /*
@@ -1178,6 +1228,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_golden__compressed_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_golden__frag1_fragn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_send__one_frame__datagram_netif_snip_becomes_frame_header, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_context__compress_and_decompress, setup, teardown),
         cmocka_unit_test_setup_teardown(test_receive__unknown_dispatch_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_receive__uncompressed_ipv6, setup, teardown),
