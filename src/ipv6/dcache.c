@@ -26,16 +26,17 @@ static void clear_redirect(tern_dcache_entry_t *e)
     memset(&e->next_hop, 0, sizeof(e->next_hop));
 }
 
-/* Free @p e when it has no part left. */
-static void free_if_empty(tern_dcache_entry_t *e)
+/* Free @p e (an entry of @p dc) when it has no part left. */
+static void free_if_empty(tern_dcache_t *dc, tern_dcache_entry_t *e)
 {
     if (!e->redirected && e->pmtu == 0) {
         memset(e, 0, sizeof(*e));
+        dc->in_use--;
     }
 }
 
 /* Remove the parts of @p e that expired by @p now_us; free it when none is left. */
-static void age(tern_dcache_entry_t *e, uint64_t now_us)
+static void age(tern_dcache_t *dc, tern_dcache_entry_t *e, uint64_t now_us)
 {
     if (e->redirected && e->redirect_expires_us <= now_us) {
         clear_redirect(e);
@@ -44,15 +45,18 @@ static void age(tern_dcache_entry_t *e, uint64_t now_us)
         e->pmtu = 0;
         e->pmtu_expires_us = 0;
     }
-    free_if_empty(e);
+    free_if_empty(dc, e);
 }
 
 static tern_dcache_entry_t *find(tern_dcache_t *dc, const tern_ipv6_addr_t *dst, uint64_t now_us)
 {
+    if (dc->in_use == 0u) {
+        return NULL; /* nothing to find, nothing to age */
+    }
     for (size_t i = 0; i < TERN_CONF_IPV6_DCACHE_SIZE; i++) {
         tern_dcache_entry_t *e = &dc->entries[i];
         if (e->used && tern_ipv6_addr_equal(&e->dst, dst)) {
-            age(e, now_us);
+            age(dc, e, now_us);
             return e->used ? e : NULL;
         }
     }
@@ -96,6 +100,7 @@ static tern_dcache_entry_t *obtain(tern_dcache_t *dc, const tern_ipv6_addr_t *ds
         }
     }
     *evicted = victim->used;
+    dc->in_use = (uint16_t)(dc->in_use + (victim->used ? 0u : 1u));
     memset(victim, 0, sizeof(*victim));
     victim->dst = *dst;
     victim->used = true;
@@ -145,7 +150,7 @@ unsigned tern_dcache_forget_next_hop(tern_dcache_t *dc, uint16_t if_index, const
         tern_dcache_entry_t *e = &dc->entries[i];
         if (e->used && e->redirected && e->if_index == if_index && tern_ipv6_addr_equal(&e->next_hop, next_hop)) {
             clear_redirect(e);
-            free_if_empty(e);
+            free_if_empty(dc, e);
             dropped++;
         }
     }
@@ -158,7 +163,7 @@ unsigned tern_dcache_expire(tern_dcache_t *dc, uint64_t now_us)
     for (size_t i = 0; i < TERN_CONF_IPV6_DCACHE_SIZE; i++) {
         tern_dcache_entry_t *e = &dc->entries[i];
         if (e->used) {
-            age(e, now_us);
+            age(dc, e, now_us);
             freed += e->used ? 0u : 1u;
         }
     }

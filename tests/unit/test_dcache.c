@@ -34,12 +34,14 @@ static tern_ipv6_addr_t dest(uint8_t n)
     return a;
 }
 
+/* Entries in use, and the cache's own count of them agrees. */
 static unsigned used_slots(void)
 {
     unsigned n = 0;
     for (size_t i = 0; i < TERN_CONF_IPV6_DCACHE_SIZE; i++) {
         n += dc.entries[i].used ? 1u : 0u;
     }
+    assert_int_equal(dc.in_use, n);
     return n;
 }
 
@@ -87,6 +89,37 @@ static void test_tern_dcache_set_redirect__lookup_returns_next_hop(void **state)
     assert_true(tern_ipv6_addr_equal(&e->next_hop, &d));
     assert_int_equal(e->if_index, 4);
     assert_int_equal(used_slots(), 1);
+}
+
+/* The count of entries in use follows every way in and out: new entries,
+ * updates, eviction of a full table, expiry, forgetting a next hop. */
+static void test_tern_dcache_in_use__follows_set_evict_expire_forget(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t router = A("fe80::2");
+    for (uint8_t i = 0; i < TERN_CONF_IPV6_DCACHE_SIZE; i++) {
+        tern_ipv6_addr_t d = dest((uint8_t)(i + 1u));
+        assert_int_equal(tern_dcache_set_redirect(&dc, &d, &router, 1, SEC, 10 * SEC), 0);
+        assert_int_equal(used_slots(), i + 1u);
+    }
+    tern_ipv6_addr_t first = dest(1);
+    assert_int_equal(tern_dcache_set_pmtu(&dc, &first, 1280, 2 * SEC, 20 * SEC), 0); /* an update */
+    assert_int_equal(used_slots(), TERN_CONF_IPV6_DCACHE_SIZE);
+    tern_ipv6_addr_t extra = dest(200);
+    assert_int_equal(tern_dcache_set_redirect(&dc, &extra, &router, 1, 3 * SEC, 10 * SEC), 1); /* evicts */
+    assert_int_equal(used_slots(), TERN_CONF_IPV6_DCACHE_SIZE);
+    /* dest(1), used last at 2 s, was not the least recently used: kept. At
+     * 10 s every redirect expires; its PMTU part lives on. */
+    assert_non_null(tern_dcache_lookup(&dc, &first, 4 * SEC));
+    (void)tern_dcache_expire(&dc, 10 * SEC);
+    assert_int_equal(used_slots(), 1);
+    assert_int_equal(tern_dcache_set_redirect(&dc, &extra, &router, 1, 11 * SEC, 30 * SEC), 0);
+    assert_int_equal(used_slots(), 2);
+    assert_int_equal(tern_dcache_forget_next_hop(&dc, 1, &router), 1);
+    assert_int_equal(used_slots(), 1);
+    (void)tern_dcache_expire(&dc, 20 * SEC);
+    assert_int_equal(used_slots(), 0);
+    assert_null(tern_dcache_lookup(&dc, &first, 21 * SEC));
 }
 
 static void test_tern_dcache_set_redirect__invalid_arguments_refused(void **state)
@@ -242,7 +275,8 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup(fn, setup)
         T(test_tern_dcache_lookup__empty_cache_knows_nothing),
         T(test_tern_dcache_set_redirect__lookup_returns_next_hop),
-        T(test_tern_dcache_set_redirect__invalid_arguments_refused),
+        T(test_tern_dcache_in_use__follows_set_evict_expire_forget),
+    T(test_tern_dcache_set_redirect__invalid_arguments_refused),
         T(test_tern_dcache_set_pmtu__never_below_1280),
         T(test_tern_dcache_lookup__parts_expire_separately),
         T(test_tern_dcache_expire__frees_entries_left_empty),

@@ -63,6 +63,9 @@ typedef struct {
     /** Bumped whenever an entry gets an expiry: while it is unchanged, no
      *  expiry is earlier than tern_dcache_next_deadline() was. */
     uint32_t deadline_gen;
+    /** Entries in use: a lookup in an empty cache (the common case: no
+     *  redirect, no Packet Too Big) returns without scanning the table. */
+    uint16_t in_use;
 } tern_dcache_t;
 
 #if TERN_CONF_IPV6_DCACHE
