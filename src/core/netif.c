@@ -197,9 +197,10 @@ static tern_pkt_t *netif_prepare(tern_netif_t *netif, tern_pkt_t *pkt, tern_neti
         return NULL;
     }
     pkt = own;
-    memset(hdr, 0, sizeof(*hdr));
     if (pkt->type == TERN_NETTYPE_NETIF && pkt->data != NULL && pkt->size >= sizeof(*hdr)) {
         memcpy(hdr, pkt->data, sizeof(*hdr));
+    } else {
+        memset(hdr, 0, sizeof(*hdr));
     }
     if (pkt->type != TERN_NETTYPE_NETIF || netif->link->send(netif, &pkt) < 0) {
         tern_count(&netif->counters[TERN_NETIF_TX_INVALID]);
@@ -233,7 +234,9 @@ static int netif_transmit(tern_netif_t *netif, const tern_pkt_t *frame)
     if (res >= 0 && netif->capture != NULL) {
         netif->capture(netif->capture_ctx, iol, (size_t)n, true);
     }
-    tern_pktbuf_release(pb, flat);
+    if (flat != NULL) {
+        tern_pktbuf_release(pb, flat);
+    }
     return res;
 }
 
@@ -456,7 +459,8 @@ static void netif_tx_poll(tern_netif_t *netif)
         return;
     }
     for (;;) {
-        uint64_t now = tern_executor_now(netif->module.exec);
+        /* The clock is read only where a deadline decides (a backoff over at
+         * once, tx_deadline_us 0, as with a radio doing CSMA-CA, needs none). */
         switch (netif->tx_state) {
         case NETIF_TX_IDLE:
             if (netif->tx_count == 0u) {
@@ -465,7 +469,7 @@ static void netif_tx_poll(tern_netif_t *netif)
             netif_tx_begin(netif);
             break;
         case NETIF_TX_BACKOFF:
-            if (now < netif->tx_deadline_us) {
+            if (netif->tx_deadline_us != 0u && tern_executor_now(netif->module.exec) < netif->tx_deadline_us) {
                 return;
             }
             netif_tx_attempt(netif);
@@ -477,7 +481,7 @@ static void netif_tx_poll(tern_netif_t *netif)
                 netif_tx_outcome(netif, event);
                 break;
             }
-            if (now < netif->tx_deadline_us) {
+            if (tern_executor_now(netif->module.exec) < netif->tx_deadline_us) {
                 return;
             }
             /* No outcome in time: maybe its interrupt was lost. Ask once more. */
