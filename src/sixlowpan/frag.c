@@ -117,11 +117,11 @@ static tern_pkt_t *take_netif_snip(tern_pktbuf_t *pb, tern_pkt_t **pkt)
  * Put an interface header (a copy of @p hdr) in front of @p payload and
  * hand the frame to the interface. The header goes into @p netif_snip (from
  * take_netif_snip()) when there is one, else into a new snip. With @p slot,
- * the frame carries the
- * slot's NETERR report (one more reference to the snip the slot holds for
- * all its fragments: release_error() calls the hook whoever else holds the
- * snip), which tells the slot the frame's outcome, exactly once, also when
- * the frame never reaches the interface (the slot is IN_FLIGHT from here).
+ * the frame carries the slot's NETERR report: one reference to the snip the
+ * slot holds for all its fragments (one of those the FRAG1 took for every
+ * frame, else a new one; release_error() calls the hook whoever else holds
+ * the snip), which tells the slot the frame's outcome, exactly once, also
+ * when the frame never reaches the interface (the slot is IN_FLIGHT from here).
  * @return 0; -ENOMEM (no pktbuf, @p payload released); -ENOBUFS (the
  *         interface's queue was full, the frame released). Counted.
  */
@@ -130,7 +130,9 @@ static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const 
 {
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
     if (slot != NULL) {
-        if (tern_pktbuf_hold(pb, slot->report, 1) < 0) {
+        if (slot->report_refs > 0u) {
+            slot->report_refs--;
+        } else if (tern_pktbuf_hold(pb, slot->report, 1) < 0) {
             sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM); /* 255 holders: cannot happen */
             tern_pktbuf_release(pb, payload);
             tern_pktbuf_release(pb, netif_snip);
@@ -282,7 +284,10 @@ static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const
  */
 static void slot_free(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot, int err)
 {
-    tern_pktbuf_release(&lowpan->module.stack->pktbuf, slot->report); /* not reported: no frame */
+    /* Its own reference and those of the frames not sent (none reported: no frame). */
+    for (unsigned i = 0; i <= slot->report_refs; i++) {
+        tern_pktbuf_release(&lowpan->module.stack->pktbuf, slot->report);
+    }
     tern_pktbuf_release_error(&lowpan->module.stack->pktbuf, slot->pkt, err);
     memset(slot, 0, sizeof(*slot));
     if (lowpan->frag_wait_count > 0u) {
@@ -397,6 +402,12 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     slot->offset = (uint16_t)data_end;
     slot->tag = frag.datagram_tag;
     slot->per_fragment = (uint16_t)per_fragment;
+    /* A reference for every frame at once (one pktbuf call, not one per
+     * frame); beyond what a count holds, send_frame() takes them one by one. */
+    size_t frames = 1u + (size - data_end + per_fragment - 1u) / per_fragment;
+    if (frames < UINT8_MAX && tern_pktbuf_hold(pb, report, (unsigned)frames) == 0) {
+        slot->report_refs = (uint8_t)frames;
+    }
     tern_netif_hdr_t first = *hdr;
     first.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
     /* (The datagram keeps its NETIF snip: freed after the FRAG1, it would

@@ -71,6 +71,7 @@ struct node {
     size_t held_len[LOG_LEN];
     unsigned nheld;
     unsigned loss_percent;     /* frames lost on the way to the peer */
+    unsigned refuse_frame;     /* the device refuses this frame (1: the next one sent; 0: none) */
     void (*on_send)(node_t *n, const uint8_t *payload, size_t len); /* called for every frame sent */
     /* the NETERR snip of every frame the link converted, and its users then */
     const tern_pkt_t *report[LOG_LEN];
@@ -210,6 +211,9 @@ static void inject(node_t *n, const uint8_t *payload, size_t len, bool bcast)
 static int dev_send(tern_netdev_test_t *dev, const tern_iolist_t *iol, size_t count)
 {
     node_t *n = node_of(dev);
+    if (n->refuse_frame != 0u && --n->refuse_frame == 0u) {
+        return -EIO;
+    }
     uint8_t frame[FRAME_MAX];
     size_t len = 0;
     for (size_t i = 0; i < count; i++) {
@@ -1001,9 +1005,11 @@ static void test_send__one_fragment_per_turn(void **state)
 }
 
 /* The fragments of one datagram carry one NETERR snip, the slot's, each
- * frame one more reference to it (no report snip allocated per fragment);
- * every fragment's outcome still reaches the slot, and the slot's reference
- * goes with the datagram (teardown: the pktbuf is empty). */
+ * frame one more reference to it (no report snip allocated per fragment;
+ * the FRAG1 takes the references of all frames at once, so frame k of n
+ * meets the slot's, its own and those of the n - 1 - k still to go); every
+ * fragment's outcome still reaches the slot, and the slot's references go
+ * with the datagram (teardown: the pktbuf is empty). */
 static void test_send__fragments_share_the_slot_report_snip(void **state)
 {
     (void)state;
@@ -1022,11 +1028,12 @@ static void test_send__fragments_share_the_slot_report_snip(void **state)
     for (unsigned k = 0; k < n; k++) {
         assert_non_null(nodes[0].report[k]);
         assert_ptr_equal(nodes[0].report[k], nodes[0].report[0]);
-        assert_int_equal(nodes[0].report_users[k], 2); /* the slot's and the frame's */
+        assert_int_equal(nodes[0].report_users[k], n + 1u - k);
     }
     for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; i++) {
         assert_null(nodes[0].lowpan.frags[i].pkt);
         assert_null(nodes[0].lowpan.frags[i].report);
+        assert_int_equal(nodes[0].lowpan.frags[i].report_refs, 0);
     }
     /* A datagram in one frame carries no report of 6LoWPAN's. */
     forget_log();
@@ -1041,6 +1048,37 @@ static void test_send__fragments_share_the_slot_report_snip(void **state)
     assert_int_equal(tern_pktbuf_stats(&nodes[0].stack.pktbuf).used, 0);
 }
 
+/* A fragment the device refuses ends its datagram (RFC 4944 §5.3 has no
+ * retransmission): counted, the sender's report gets the error, and the
+ * references the FRAG1 took for the fragments never sent go with the slot. */
+static void test_send__fragment_refused__datagram_aborted_references_released(void **state)
+{
+    (void)state;
+    static uint8_t data[500];
+    fill_pattern(data, sizeof(data), 5);
+    echo = false;
+    lossy_ok = lossy_bad = 0;
+    lossy_len[5] = sizeof(data);
+    nodes[0].refuse_frame = 3; /* FRAG1, FRAGN, then this one: 3 of 6 frames unsent */
+    send_udp(&nodes[0], data, sizeof(data));
+    run_for(50 * MS);
+    assert_int_equal(nodes[0].refuse_frame, 0);
+    assert_int_equal(nodes[0].nlog, 2);
+    assert_int_equal(lowpan_counter(&nodes[0], TERN_SIXLOWPAN_TX_FRAG_ABORTED), 1);
+    assert_int_equal(lossy_ok, 0);
+    for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; i++) {
+        assert_null(nodes[0].lowpan.frags[i].pkt);
+        assert_int_equal(nodes[0].lowpan.frags[i].report_refs, 0);
+    }
+    assert_int_equal(tern_pktbuf_stats(&nodes[0].stack.pktbuf).used, 0);
+    /* The next datagram goes whole. */
+    send_udp(&nodes[0], data, sizeof(data));
+    run_for(50 * MS);
+    assert_int_equal(lossy_ok, 1);
+    assert_int_equal(lowpan_counter(&nodes[0], TERN_SIXLOWPAN_TX_FRAG_ABORTED), 1);
+}
+
+/* ------------------------------------------------------------ send edge cases */
 /* ------------------------------------------------------------ send edge cases */
 
 /* Multicast IPv6 destinations go to the link broadcast (0xffff); the
@@ -1240,6 +1278,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reassembly__timeout_frees, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__one_fragment_per_turn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__fragments_share_the_slot_report_snip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_send__fragment_refused__datagram_aborted_references_released, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_send__multicast_to_broadcast, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__fallbacks_and_drops, setup, teardown),
         cmocka_unit_test_setup_teardown(test_udp_round_trip__every_size, setup, teardown),

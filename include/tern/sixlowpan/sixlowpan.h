@@ -99,8 +99,9 @@ typedef struct {
 typedef struct tern_sixlowpan_frag {
     struct tern_sixlowpan *owner; /**< the module (the fragment outcome report posts to it) */
     tern_pkt_t *pkt;          /**< [NETIF, IPV6, ...] as it came; NULL: slot free */
-    tern_pkt_t *report;       /**< NETERR snip every fragment carries (one reference the slot's) */
+    tern_pkt_t *report;       /**< NETERR snip every fragment carries (one reference the slot's, see report_refs) */
     uint8_t state;            /**< SIXLOWPAN_FRAG_* (sixlowpan_internal.h); written by the report (atomic) */
+    uint8_t report_refs;      /**< references to @ref report held for frames not sent yet */
     int outcome;              /**< the last fragment's outcome (0 or negative errno), once reported */
     tern_sixlowpan_if_t *lif; /**< interface it goes out of */
     tern_netif_hdr_t hdr;     /**< interface header of every fragment */
