@@ -89,22 +89,12 @@ static unsigned kind_compressed_bit(addr_kind_t kind)
 
 static unsigned kind_mode(addr_kind_t kind)
 {
-    switch (kind) {
-    case ADDR_LL64:
-    case ADDR_CTX64:
-    case ADDR_MC48:
-        return 1;
-    case ADDR_LL16:
-    case ADDR_CTX16:
-    case ADDR_MC32:
-        return 2;
-    case ADDR_LL0:
-    case ADDR_CTX0:
-    case ADDR_MC8:
-        return 3;
-    default:
-        return 0;
-    }
+    static const uint8_t mode[ADDR_RESERVED] = {
+        [ADDR_FULL] = 0, [ADDR_LL64] = 1,  [ADDR_LL16] = 2,  [ADDR_LL0] = 3,
+        [ADDR_UNSPEC] = 0, [ADDR_CTX64] = 1, [ADDR_CTX16] = 2, [ADDR_CTX0] = 3,
+        [ADDR_MC48] = 1, [ADDR_MC32] = 2,  [ADDR_MC8] = 3,   [ADDR_MC_CTX48] = 0,
+    };
+    return (kind < ADDR_RESERVED) ? mode[kind] : 0u;
 }
 
 static bool kind_is_multicast(addr_kind_t kind)
