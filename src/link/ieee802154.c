@@ -245,21 +245,45 @@ static int ieee802154_send(tern_netif_t *netif, tern_pkt_t **pkt)
     return 0;
 }
 
+/**
+ * Fill mac->mhr_lens: the MHR length of each addressing header_for() can
+ * give (destination short or broadcast / extended, times source as the
+ * interface header asks: short / other), from the wire codec. Called when
+ * the short address (which decides the source) is set.
+ */
+static void mhr_lens_update(tern_ieee802154_link_t *mac)
+{
+    for (unsigned d = 0; d < 2u; d++) {
+        for (unsigned s = 0; s < 2u; s++) {
+            tern_netif_hdr_t nh = { 0 };
+            nh.dst_len = (d == 0u) ? TERN_IEEE802154_SHORT_ADDR_LEN : TERN_IEEE802154_EXT_ADDR_LEN;
+            nh.src_len = (s == 0u) ? TERN_IEEE802154_SHORT_ADDR_LEN : TERN_IEEE802154_EXT_ADDR_LEN;
+            tern_ieee802154_repr_t repr;
+            int len = (header_for(mac, &nh, &repr) == 0) ? tern_ieee802154_hdr_len(&repr) : -EINVAL;
+            mac->mhr_lens[d][s] = (len > 0) ? (uint8_t)len : TERN_IEEE802154_MHR_MAX_LEN;
+        }
+    }
+}
+
 static int ieee802154_payload_max(const tern_netif_t *netif, const tern_netif_hdr_t *hdr)
 {
+    /* From the table of MHR lengths, not from the cached MHR: this runs on
+     * the adaptation module's turn (another thread under the threaded
+     * executor), the cache changes on the interface's. */
     const tern_ieee802154_link_t *mac = netif->link_ctx;
-    if (mac != NULL && hdr != NULL && mhr_cached(mac, hdr)) {
-        return (int)(frame_max(mac) - mac->tx_mhr_len);
-    }
-    tern_ieee802154_repr_t repr;
-    if (mac == NULL || hdr == NULL || header_for(mac, hdr, &repr) < 0) {
+    if (mac == NULL || hdr == NULL) {
         return -EINVAL;
     }
-    int hdr_len = tern_ieee802154_hdr_len(&repr);
-    if (hdr_len < 0) {
-        return hdr_len;
+    unsigned d; /* as in header_for(): broadcast and short destinations are short */
+    if (hdr->dst_len == 0u || (hdr->flags & KEY_FLAGS) != 0u || hdr->dst_len == TERN_IEEE802154_SHORT_ADDR_LEN) {
+        d = 0;
+    } else if (hdr->dst_len == TERN_IEEE802154_EXT_ADDR_LEN) {
+        d = 1;
+    } else {
+        return -EINVAL;
     }
-    return (int)(frame_max(mac) - (size_t)hdr_len);
+    unsigned s = (hdr->src_len == TERN_IEEE802154_SHORT_ADDR_LEN) ? 0u : 1u;
+    return (int)(frame_max(mac) - mac->mhr_lens[d][s]);
 }
 
 /* ------------------------------------------------------------ options */
@@ -332,6 +356,7 @@ static int ieee802154_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
         }
         memcpy(is_long ? mac->long_addr : mac->short_addr, opt->data, len);
         mac->tx_mhr_len = 0; /* the cached MHR has the old source */
+        mhr_lens_update(mac); /* a short address or none: the source's length */
         if (is_long) {
             memcpy(netif->l2addr, mac->long_addr, sizeof(mac->long_addr));
             netif->l2addr_len = (uint8_t)sizeof(mac->long_addr);
@@ -418,6 +443,7 @@ int tern_ieee802154_netif_add(tern_stack_t *stack, tern_netif_t *netif, tern_iee
         h = (h ^ mac->long_addr[i]) * 16777619u;
     }
     mac->seq = (uint8_t)(h ^ (h >> 8) ^ (h >> 16) ^ (h >> 24));
+    mhr_lens_update(mac);
 
     int res = tern_netif_add_ctx(stack, netif, name, dev, &tern_netif_link_ieee802154, mac, TERN_NETTYPE_SIXLOWPAN);
     if (res < 0) {

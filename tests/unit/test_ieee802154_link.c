@@ -962,12 +962,23 @@ static void test_payload_max__per_header__frame_minus_mhr(void **state)
     /* Extended to extended: 3 + 2 + 8 + 8 = 21. */
     h.dst_len = 8;
     assert_int_equal(tern_netif_link_ieee802154.payload_max(netif, &h), 125 - 21);
+    /* The broadcast flag makes an extended destination 0xffff: 15 again. */
+    h.flags = TERN_NETIF_HDR_FLAG_BROADCAST;
+    assert_int_equal(tern_netif_link_ieee802154.payload_max(netif, &h), 125 - 15);
+    h.flags = 0;
+    /* A short source asked for without a short address: extended, 3 + 2 + 2 + 8. */
+    h.dst_len = 2;
+    h.src_len = 2;
+    assert_int_equal(tern_netif_link_ieee802154.payload_max(netif, &h), 125 - 15);
     /* Short to short, once a short address is set: 3 + 2 + 2 + 2 = 9. */
     const uint8_t s[2] = { 0x00, 0x01 };
     assert_int_equal(tern_netapi_set(&nodes[0].netif.module, TERN_NETOPT_ADDRESS, 0, s, 2), 2);
-    h.dst_len = 2;
-    h.src_len = 2;
     assert_int_equal(tern_netif_link_ieee802154.payload_max(netif, &h), 125 - 9);
+    /* ... and extended again once it is "none" (0xfffe). */
+    const uint8_t none[2] = { 0xff, 0xfe };
+    assert_int_equal(tern_netapi_set(&nodes[0].netif.module, TERN_NETOPT_ADDRESS, 0, none, 2), 2);
+    assert_int_equal(tern_netif_link_ieee802154.payload_max(netif, &h), 125 - 15);
+    assert_int_equal(tern_netapi_set(&nodes[0].netif.module, TERN_NETOPT_ADDRESS, 0, s, 2), 2);
     h.dst_len = 3;
     assert_int_equal(tern_netif_link_ieee802154.payload_max(netif, &h), -EINVAL);
 

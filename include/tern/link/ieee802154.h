@@ -122,6 +122,9 @@ typedef struct {
     uint8_t tx_key_dst_len;                             /**< its length */
     uint8_t tx_key_src_len;                             /**< the interface header's source length */
     uint8_t tx_key_flags;                               /**< its BROADCAST and MULTICAST flags */
+    /** MHR length per destination (short or broadcast / extended) and
+     *  interface header source length (2 / other), for payload_max(). */
+    uint8_t mhr_lens[2][2];
 } tern_ieee802154_link_t;
 
 /** The IEEE 802.15.4 link layer (netif->link_ctx: a tern_ieee802154_link_t). */
