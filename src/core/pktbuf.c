@@ -669,7 +669,17 @@ int tern_pktbuf_realloc_data(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size)
         return -EINVAL;
     }
     tern_lock_acquire(pb->lock);
-    int ret = (pkt->users == 1) ? data_resize_locked(pb, pkt, size) : -EINVAL;
+    int ret;
+    if (pkt->users != 1) {
+        ret = -EINVAL;
+    } else if (size != 0 && size <= pkt->size &&
+               unit_ceil(offset_of(pb, pkt->data) + (uint32_t)size) ==
+                   unit_ceil(offset_of(pb, pkt->data) + (uint32_t)pkt->size)) {
+        pkt->size = (uint16_t)size; /* shrinks within its last unit: no unit changes hands */
+        ret = 0;
+    } else {
+        ret = data_resize_locked(pb, pkt, size);
+    }
     tern_lock_release(pb->lock);
     return ret;
 }
