@@ -5,34 +5,105 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tern/wire/bytes.h"
 #include "tern/wire/checksum.h"
 
-/* End-around carry: fold a 32-bit partial sum to 16 bits (RFC 1071 §2 (C)). */
+/* End-around carry: fold a 32-bit partial sum to 16 bits (RFC 1071 §2 (C)).
+ * Two steps always suffice: the first leaves at most 0x1fffe, the second at
+ * most 0xffff. */
 static uint32_t fold(uint32_t sum)
 {
-    while (sum >> 16) {
-        sum = (sum & 0xffffu) + (sum >> 16);
-    }
-    return sum;
+    sum = (sum & 0xffffu) + (sum >> 16);
+    return (sum & 0xffffu) + (sum >> 16);
 }
 
-uint32_t tern_checksum_add(uint32_t sum, const void *data, size_t len)
+/* Fold a 64-bit partial sum to 16 bits: the first step leaves at most
+ * 2^33 - 2, the second at most 2^32 - 1. */
+static uint32_t fold64(uint64_t acc)
 {
-    const uint8_t *p = data;
-    /* 32-bit big-endian words into a 64-bit accumulator, folded once at the
-     * end: the one's complement sum does not depend on the word size, as
-     * 2^16 = 1 modulo 2^16 - 1 (RFC 1071 §2 (B), (C): deferred carries,
-     * "parallel summation"). 2^32 additions of words below 2^32 cannot
-     * overflow 64 bits. Bytes are assembled, so any alignment will do. */
-    uint64_t acc = fold(sum);
-    while (len >= 8) {
-        acc += (uint64_t)tern_load32(p) + tern_load32(p + 4);
-        p += 8;
-        len -= 8;
+    acc = (acc & 0xffffffffu) + (acc >> 32);
+    acc = (acc & 0xffffffffu) + (acc >> 32);
+    return fold((uint32_t)acc);
+}
+
+static uint32_t swap16(uint32_t v)
+{
+    return ((v & 0xffu) << 8) | (v >> 8);
+}
+
+/* The machine's byte order, when the compiler says (GCC, clang); else words
+ * are assembled byte by byte. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define NATIVE_ORDER 1
+#define NATIVE_LITTLE 1
+#elif defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NATIVE_ORDER 1
+#define NATIVE_LITTLE 0
+#else
+#define NATIVE_ORDER 0
+#define NATIVE_LITTLE 0
+#endif
+
+/*
+ * Partial sums are kept in "accumulator order": the machine's byte order
+ * when it is known, big-endian otherwise. The sum of byte-swapped 16-bit
+ * words is the byte swap of the sum (RFC 1071 §2 (B)), so a little-endian
+ * machine sums words as it loads them and swaps once, entering and leaving
+ * (to_acc(), from_acc()); the callers' sums are big-endian.
+ */
+static uint64_t to_acc(uint32_t sum)
+{
+    return NATIVE_LITTLE ? swap16(fold(sum)) : sum;
+}
+
+static uint32_t from_acc(uint64_t acc)
+{
+    return NATIVE_LITTLE ? swap16(fold64(acc)) : fold64(acc);
+}
+
+/*
+ * Add the 16-bit words of @p len bytes at @p p to @p acc (accumulator
+ * order). Words go into a 64-bit accumulator, folded once at the end: the
+ * one's complement sum does not depend on the word size, as 2^16 = 1 modulo
+ * 2^16 - 1 (RFC 1071 §2 (B), (C): deferred carries, "parallel summation");
+ * 2^32 additions of words below 2^32 cannot overflow 64 bits. Loads through
+ * memcpy or bytes: any alignment will do.
+ */
+static uint64_t sum_words(uint64_t acc, const uint8_t *p, size_t len)
+{
+#if NATIVE_ORDER
+    while (len >= 16) {
+        uint64_t w0;
+        uint64_t w1;
+        memcpy(&w0, p, sizeof(w0));
+        memcpy(&w1, p + 8, sizeof(w1));
+        acc += (w0 & 0xffffffffu) + (w0 >> 32) + (w1 & 0xffffffffu) + (w1 >> 32);
+        p += 16;
+        len -= 16;
     }
-    if (len >= 4) {
+    while (len >= 4) {
+        uint32_t w;
+        memcpy(&w, p, sizeof(w));
+        acc += w;
+        p += 4;
+        len -= 4;
+    }
+    if (len >= 2) {
+        uint16_t w;
+        memcpy(&w, p, sizeof(w));
+        acc += w;
+        p += 2;
+        len -= 2;
+    }
+    if (len == 1) {
+        /* An odd trailing byte is padded with a zero byte (RFC 1071 §4.1):
+         * it is the high byte of its big-endian word. */
+        acc += NATIVE_LITTLE ? (uint32_t)p[0] : (uint32_t)p[0] << 8;
+    }
+#else
+    while (len >= 4) {
         acc += tern_load32(p);
         p += 4;
         len -= 4;
@@ -43,12 +114,15 @@ uint32_t tern_checksum_add(uint32_t sum, const void *data, size_t len)
         len -= 2;
     }
     if (len == 1) {
-        /* An odd trailing byte is padded with a zero byte (RFC 1071 §4.1). */
-        acc += (uint32_t)p[0] << 8;
+        acc += (uint32_t)p[0] << 8; /* padded with a zero byte (RFC 1071 §4.1) */
     }
-    acc = (acc & 0xffffffffu) + (acc >> 32);
-    acc = (acc & 0xffffffffu) + (acc >> 32);
-    return fold((uint32_t)acc);
+#endif
+    return acc;
+}
+
+uint32_t tern_checksum_add(uint32_t sum, const void *data, size_t len)
+{
+    return from_acc(sum_words(to_acc(sum), data, len));
 }
 
 uint32_t tern_checksum_add_at(uint32_t sum, const void *data, size_t len, size_t offset)
@@ -57,7 +131,7 @@ uint32_t tern_checksum_add_at(uint32_t sum, const void *data, size_t len, size_t
     if (offset & 1u) {
         /* Byte-order independence (RFC 1071 §2 (B)): a span starting at an odd
          * offset sums to the byte swap of its sum taken from an even offset. */
-        part = ((part & 0xffu) << 8) | (part >> 8);
+        part = swap16(part);
     }
     return fold(fold(sum) + part);
 }
@@ -67,10 +141,9 @@ uint32_t tern_checksum_ipv6_pseudo(uint32_t sum, const tern_ipv6_addr_t *src,
 {
     /* RFC 8200 §8.1: source, destination, 32-bit upper-layer packet length,
      * three zero bytes, next header. */
-    sum = tern_checksum_add(sum, src->u8, sizeof(src->u8));
-    sum = tern_checksum_add(sum, dst->u8, sizeof(dst->u8));
-    sum += (len >> 16) + (len & 0xffffu) + next_header;
-    return fold(sum);
+    uint64_t acc = sum_words(to_acc(sum), src->u8, sizeof(src->u8));
+    acc = sum_words(acc, dst->u8, sizeof(dst->u8));
+    return fold(from_acc(acc) + (len >> 16) + (len & 0xffffu) + next_header);
 }
 
 uint16_t tern_checksum_finish(uint32_t sum)
