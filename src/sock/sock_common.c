@@ -51,8 +51,9 @@ static tern_pkt_t *ring_get(tern_sock_t *sock)
 
 static void sock_receive(tern_sock_t *sock, tern_pkt_t *pkt)
 {
+    sock_ep_t from;
     tern_lock_acquire(sock_lock(sock));
-    unsigned drop = sock->open ? sock->ops->verdict(sock, pkt) : TERN_SOCK_DROP_CLOSED;
+    unsigned drop = sock->open ? sock->ops->verdict(sock, pkt, &from) : TERN_SOCK_DROP_CLOSED;
     tern_sock_cb_fn_t cb = sock->cb;
     void *cb_arg = sock->cb_arg;
     if (drop == TERN_SOCK_DROP_NUMOF && cb == NULL) {
@@ -66,7 +67,7 @@ static void sock_receive(tern_sock_t *sock, tern_pkt_t *pkt)
     if (drop != TERN_SOCK_DROP_NUMOF) {
         tern_count(&sock->drops[drop]);
     } else if (pkt != NULL) {
-        sock->ops->call(sock, pkt, cb, cb_arg);
+        sock->ops->call(sock, pkt, cb, cb_arg, &from);
     }
     tern_pktbuf_release(sock_pktbuf(sock), pkt);
 }
@@ -307,7 +308,7 @@ int sock_received_ipv6(tern_pkt_t *pkt, tern_ipv6_repr_t *ip, uint16_t *in)
     if (snip == NULL || tern_ipv6_parse(ip, snip->data, snip->size) < 0) {
         return -EINVAL;
     }
-    const tern_netif_hdr_t *nh = tern_netif_hdr_get(pkt);
+    const tern_netif_hdr_t *nh = tern_netif_hdr_get(snip->next);
     *in = (nh != NULL) ? nh->if_index : 0u;
     return 0;
 }

@@ -25,11 +25,19 @@
 
 #include "tern/ipv6/ipv6.h"
 #include "tern/sock.h"
+#include "tern/sock_ip.h"
+#include "tern/sock_udp.h"
 #include "tern/stack.h"
 #include "tern/wire/ipv6.h"
 
 /** Most entries a socket's ring may have (the types assert it with TERN_SOCK_POW2_IN). */
 #define SOCK_RING_MAX 64u
+
+/** Room for the sender of a received packet, as any type's endpoint. */
+typedef union {
+    tern_sock_udp_ep_t udp; /**< sock_udp.c */
+    tern_sock_ip_ep_t ip;   /**< sock_ip.c */
+} sock_ep_t;
 
 /** The part of a socket its type gives. */
 typedef struct tern_sock_ops {
@@ -38,12 +46,17 @@ typedef struct tern_sock_ops {
     tern_nettype_t nettype;  /**< netreg type the socket registers under */
     /**
      * With the stack's lock held, for an open socket: TERN_SOCK_DROP_NUMOF to
-     * take @p pkt (a received packet, payload first), else the drop counter to
-     * count it in. Reads the packet and the socket only (no pktbuf calls).
+     * take @p pkt (a received packet, payload first), and then its sender in
+     * @p from (the type's endpoint), so that the packet's headers are read
+     * once; else the drop counter to count it in. Reads the packet and the
+     * socket only (no pktbuf calls).
      */
-    unsigned (*verdict)(const tern_sock_t *sock, tern_pkt_t *pkt);
-    /** Without the lock: call @p cb (stored by set_cb, of the type's signature) with @p pkt. */
-    void (*call)(tern_sock_t *sock, tern_pkt_t *pkt, tern_sock_cb_fn_t cb, void *arg);
+    unsigned (*verdict)(const tern_sock_t *sock, tern_pkt_t *pkt, sock_ep_t *from);
+    /**
+     * Without the lock: call @p cb (stored by set_cb, of the type's signature)
+     * with @p pkt and its sender @p from, as verdict gave it.
+     */
+    void (*call)(tern_sock_t *sock, tern_pkt_t *pkt, tern_sock_cb_fn_t cb, void *arg, const sock_ep_t *from);
     /** The sender of @p pkt, as the type's endpoint, into @p remote. */
     void (*remote)(tern_pkt_t *pkt, void *remote);
 } tern_sock_ops_t;
@@ -120,7 +133,9 @@ bool sock_addresses_wanted(const tern_ipv6_addr_t *bound, uint16_t bound_netif, 
 
 /**
  * The IPv6 header of a received packet, and the interface it came in on (0
- * if it has no interface header).
+ * if it has no interface header). @p pkt may be any snip of the packet before
+ * its IPV6 snip: the list is walked from there, once (a received packet has
+ * its interface header after the IPv6 header, see pktbuf.h).
  * @return 0; -EINVAL when there is no valid IPV6 snip.
  */
 int sock_received_ipv6(tern_pkt_t *pkt, tern_ipv6_repr_t *ip, uint16_t *in);

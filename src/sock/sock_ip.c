@@ -67,7 +67,7 @@ static int received_protocol(const tern_pkt_t *pkt, const tern_ipv6_repr_t *ip)
     return nh;
 }
 
-static unsigned ip_verdict(const tern_sock_t *base, tern_pkt_t *pkt)
+static unsigned ip_verdict(const tern_sock_t *base, tern_pkt_t *pkt, sock_ep_t *from)
 {
     const tern_sock_ip_t *sock = (const tern_sock_ip_t *)base;
     tern_ipv6_repr_t ip;
@@ -81,6 +81,9 @@ static unsigned ip_verdict(const tern_sock_t *base, tern_pkt_t *pkt)
         (connected && sock->remote.netif != 0 && sock->remote.netif != in)) {
         return TERN_SOCK_DROP_FILTERED;
     }
+    memset(&from->ip, 0, sizeof(from->ip));
+    from->ip.addr = ip.src;
+    from->ip.netif = in;
     return TERN_SOCK_DROP_NUMOF;
 }
 
@@ -95,12 +98,9 @@ static void ip_remote(tern_pkt_t *pkt, void *remote)
     }
 }
 
-static void ip_call(tern_sock_t *base, tern_pkt_t *pkt, tern_sock_cb_fn_t cb, void *arg)
+static void ip_call(tern_sock_t *base, tern_pkt_t *pkt, tern_sock_cb_fn_t cb, void *arg, const sock_ep_t *from)
 {
-    tern_sock_ip_ep_t from;
-    memset(&from, 0, sizeof(from));
-    ip_remote(pkt, &from);
-    ((tern_sock_ip_cb_t)cb)(ip_sock(base), pkt->data, pkt->size, &from, arg);
+    ((tern_sock_ip_cb_t)cb)(ip_sock(base), pkt->data, pkt->size, &from->ip, arg);
 }
 
 static const tern_sock_ops_t ip_ops = {

@@ -25,7 +25,7 @@ static int datagram_endpoints(tern_pkt_t *pkt, tern_sock_udp_ep_t *remote, tern_
     tern_ipv6_repr_t ir;
     if (u == NULL || u->size < TERN_UDP_HDR_LEN ||
         tern_udp_parse(&ur, u->data, TERN_UDP_HDR_LEN + (size_t)pkt->size) < 0 ||
-        sock_received_ipv6(pkt, &ir, &remote->netif) < 0) {
+        sock_received_ipv6(u->next, &ir, &remote->netif) < 0) {
         return -EINVAL;
     }
     remote->addr = ir.src;
@@ -35,19 +35,19 @@ static int datagram_endpoints(tern_pkt_t *pkt, tern_sock_udp_ep_t *remote, tern_
     return 0;
 }
 
-static unsigned udp_verdict(const tern_sock_t *base, tern_pkt_t *pkt)
+static unsigned udp_verdict(const tern_sock_t *base, tern_pkt_t *pkt, sock_ep_t *ep)
 {
     const tern_sock_udp_t *sock = (const tern_sock_udp_t *)base;
-    tern_sock_udp_ep_t from;
+    tern_sock_udp_ep_t *from = &ep->udp;
     tern_ipv6_addr_t dst;
     uint16_t dst_port = 0;
-    if (datagram_endpoints(pkt, &from, &dst, &dst_port) < 0 || dst_port != sock->local.port) {
+    if (datagram_endpoints(pkt, from, &dst, &dst_port) < 0 || dst_port != sock->local.port) {
         return TERN_SOCK_DROP_CLOSED; /* also a stale one for a previous binding */
     }
     const tern_sock_udp_ep_t *connected = &sock->remote;
     if (!sock_addresses_wanted(&sock->local.addr, sock->local.netif,
-                               (connected->port != 0) ? &connected->addr : NULL, &from.addr, &dst, from.netif) ||
-        (connected->port != 0 && connected->port != from.port)) {
+                               (connected->port != 0) ? &connected->addr : NULL, &from->addr, &dst, from->netif) ||
+        (connected->port != 0 && connected->port != from->port)) {
         return TERN_SOCK_DROP_FILTERED;
     }
     return TERN_SOCK_DROP_NUMOF;
@@ -63,13 +63,10 @@ static void udp_remote(tern_pkt_t *pkt, void *remote)
     }
 }
 
-static void udp_call(tern_sock_t *base, tern_pkt_t *pkt, tern_sock_cb_fn_t cb, void *arg)
+static void udp_call(tern_sock_t *base, tern_pkt_t *pkt, tern_sock_cb_fn_t cb, void *arg, const sock_ep_t *from)
 {
-    tern_sock_udp_ep_t from;
-    memset(&from, 0, sizeof(from));
-    udp_remote(pkt, &from);
     const uint8_t *data = (pkt->size > 0) ? (const uint8_t *)pkt->data : (const uint8_t *)"";
-    ((tern_sock_udp_cb_t)cb)(udp_sock(base), data, pkt->size, &from, arg);
+    ((tern_sock_udp_cb_t)cb)(udp_sock(base), data, pkt->size, &from->udp, arg);
 }
 
 static const tern_sock_ops_t udp_ops = {
