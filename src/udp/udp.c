@@ -135,8 +135,7 @@ static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
 {
     tern_pktbuf_t *pb = udp_pktbuf(udp);
     tern_pkt_t *ip_snip = tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
-    tern_ipv6_repr_t ip;
-    if (pkt->type != TERN_NETTYPE_UDP || ip_snip == NULL || tern_ipv6_parse(&ip, ip_snip->data, ip_snip->size) < 0) {
+    if (pkt->type != TERN_NETTYPE_UDP || ip_snip == NULL || ip_snip->size < TERN_IPV6_HDR_LEN) {
         udp_count(udp, TERN_UDP_RX_INVALID);
         tern_pktbuf_release(pb, pkt);
         return;
@@ -159,8 +158,10 @@ static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
          * never fails. */
         (void)tern_pktbuf_realloc_data(pb, pkt, repr.length);
     }
-    const tern_checksum_span_t span = { .data = pkt->data, .len = pkt->size };
-    if (tern_udp_checksum_verify(&repr, &ip.src, &ip.dst, &span, 1) < 0) {
+    /* The pseudo-header's addresses straight from the IPv6 header (RFC 8200 §8.1). */
+    uint32_t pseudo = 0;
+    if (tern_ipv6_pseudo_sum(ip_snip->data, ip_snip->size, repr.length, TERN_IPV6_NH_UDP, &pseudo) < 0 ||
+        tern_udp_checksum_verify_sum(&repr, pseudo, pkt->data, pkt->size) < 0) {
         udp_count(udp, TERN_UDP_RX_BAD_CHECKSUM);
         tern_pktbuf_release(pb, pkt);
         return;

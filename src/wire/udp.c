@@ -101,3 +101,15 @@ int tern_udp_checksum_verify(const tern_udp_repr_t *repr, const tern_ipv6_addr_t
     sum = tern_checksum_add_spans(sum, spans, count);
     return tern_checksum_finish(sum) == 0 ? 0 : -EBADMSG;
 }
+
+int tern_udp_checksum_verify_sum(const tern_udp_repr_t *repr, uint32_t pseudo, const void *data, size_t len)
+{
+    if (repr == NULL || (data == NULL && len != 0)) {
+        return -EINVAL;
+    }
+    /* RFC 8200 §8.1: over IPv6 the UDP checksum is mandatory; 0 is discarded. */
+    if (repr->checksum == 0 || len != repr->length) {
+        return -EBADMSG;
+    }
+    return tern_checksum_finish(tern_checksum_add(pseudo, data, len)) == 0 ? 0 : -EBADMSG;
+}

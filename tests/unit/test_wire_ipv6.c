@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tern/wire/checksum.h"
 #include "tern/wire/ipv6.h"
 
 /* IPv6/UDP fe80::1 -> fe80::2, flow label 0x12345, hop limit 64, 17 bytes of UDP. */
@@ -706,6 +707,39 @@ static void test_tern_ipv6_routing_emit__errors(void **state)
     assert_int_equal(big[1], 255);
 }
 
+static void test_tern_ipv6_pseudo_sum__as_from_the_addresses(void **state)
+{
+    (void)state;
+    const tern_ipv6_repr_t ip = {
+        .traffic_class = 0xb8, .flow_label = 0x12345, .payload_len = 17, .next_header = TERN_IPV6_NH_UDP,
+        .hop_limit = 255,
+        .src = { { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x12, 0x4b, 0, 0, 0, 0, 0x01 } },
+        .dst = { { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xfe, 0xab, 0xcd } },
+    };
+    uint8_t hdr[TERN_IPV6_HDR_LEN + 3];
+    memset(hdr, 0xee, sizeof(hdr));
+    assert_int_equal(tern_ipv6_emit(&ip, hdr, sizeof(hdr)), TERN_IPV6_HDR_LEN);
+    /* lengths above 16 bits too: the pseudo-header's length field has 32 */
+    const uint32_t lengths[] = { 0, 17, 0xffff, 0x12345 };
+    for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+        uint32_t sum = 0xdead;
+        assert_int_equal(tern_ipv6_pseudo_sum(hdr, sizeof(hdr), lengths[i], 58, &sum), 0);
+        uint32_t expected = tern_checksum_ipv6_pseudo(0, &ip.src, &ip.dst, lengths[i], 58);
+        assert_int_equal(tern_checksum_finish(sum), tern_checksum_finish(expected));
+    }
+}
+
+static void test_tern_ipv6_pseudo_sum__errors(void **state)
+{
+    (void)state;
+    uint8_t hdr[TERN_IPV6_HDR_LEN] = { 0x60 };
+    uint32_t sum = 7;
+    assert_int_equal(tern_ipv6_pseudo_sum(hdr, TERN_IPV6_HDR_LEN - 1, 8, 17, &sum), -EBADMSG);
+    assert_int_equal(tern_ipv6_pseudo_sum(NULL, TERN_IPV6_HDR_LEN, 8, 17, &sum), -EINVAL);
+    assert_int_equal(tern_ipv6_pseudo_sum(hdr, TERN_IPV6_HDR_LEN, 8, 17, NULL), -EINVAL);
+    assert_int_equal(sum, 7); /* unchanged */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -715,6 +749,8 @@ int main(void)
         cmocka_unit_test(test_tern_ipv6_parse__wrong_version),
         cmocka_unit_test(test_tern_ipv6_parse__null),
         cmocka_unit_test(test_tern_ipv6_check_len__payload_vs_buffer),
+        cmocka_unit_test(test_tern_ipv6_pseudo_sum__as_from_the_addresses),
+        cmocka_unit_test(test_tern_ipv6_pseudo_sum__errors),
         cmocka_unit_test(test_tern_ipv6_emit__golden),
         cmocka_unit_test(test_tern_ipv6_emit__errors),
         cmocka_unit_test(test_tern_ipv6_emit__round_trip),

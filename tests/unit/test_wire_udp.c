@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tern/wire/ipv6.h"
 #include "tern/wire/udp.h"
 
 static const tern_ipv6_addr_t ll1 = { { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 } };
@@ -260,6 +261,58 @@ static void test_tern_udp_checksum_verify__null(void **state)
     assert_int_equal(tern_udp_checksum_verify(&udp, &ll1, &ll2, NULL, 1), -EINVAL);
 }
 
+/* The IPv6 header of a datagram from @p src to @p dst, and its pseudo-header sum. */
+static uint32_t pseudo_of(const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst, uint16_t length)
+{
+    const tern_ipv6_repr_t ip = { .payload_len = length, .next_header = TERN_IPV6_NH_UDP, .hop_limit = 64,
+                                  .src = *src, .dst = *dst };
+    uint8_t hdr[TERN_IPV6_HDR_LEN];
+    assert_int_equal(tern_ipv6_emit(&ip, hdr, sizeof(hdr)), TERN_IPV6_HDR_LEN);
+    uint32_t sum = 0;
+    assert_int_equal(tern_ipv6_pseudo_sum(hdr, sizeof(hdr), length, TERN_IPV6_NH_UDP, &sum), 0);
+    return sum;
+}
+
+static void test_tern_udp_checksum_verify_sum__golden(void **state)
+{
+    (void)state;
+    tern_udp_repr_t udp;
+    assert_int_equal(tern_udp_parse(&udp, coap_datagram, sizeof(coap_datagram)), 8);
+    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo_of(&ll1, &ll2, udp.length), coap_datagram,
+                                                  sizeof(coap_datagram)), 0);
+    assert_int_equal(tern_udp_parse(&udp, echo_datagram, sizeof(echo_datagram)), 8);
+    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo_of(&doc1, &doc2, udp.length), echo_datagram,
+                                                  sizeof(echo_datagram)), 0);
+    assert_int_equal(tern_udp_parse(&udp, zero_sum_datagram, sizeof(zero_sum_datagram)), 8);
+    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo_of(&doc1, &doc2, udp.length), zero_sum_datagram,
+                                                  sizeof(zero_sum_datagram)), 0);
+}
+
+static void test_tern_udp_checksum_verify_sum__rejects(void **state)
+{
+    (void)state;
+    tern_udp_repr_t udp;
+    assert_int_equal(tern_udp_parse(&udp, coap_datagram, sizeof(coap_datagram)), 8);
+    /* the pseudo-header of other addresses */
+    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo_of(&ll2, &ll2, udp.length), coap_datagram,
+                                                  sizeof(coap_datagram)), -EBADMSG);
+    uint32_t pseudo = pseudo_of(&ll1, &ll2, udp.length);
+    /* one payload bit */
+    uint8_t buf[sizeof(coap_datagram)];
+    memcpy(buf, coap_datagram, sizeof(buf));
+    buf[16] ^= 0x01;
+    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo, buf, sizeof(buf)), -EBADMSG);
+    /* not exactly Length bytes */
+    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo, coap_datagram, 16), -EBADMSG);
+    /* RFC 8200 §8.1: checksum 0 */
+    memcpy(buf, coap_datagram, sizeof(buf));
+    buf[6] = buf[7] = 0;
+    assert_int_equal(tern_udp_parse(&udp, buf, sizeof(buf)), 8);
+    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo, buf, sizeof(buf)), -EBADMSG);
+    assert_int_equal(tern_udp_checksum_verify_sum(NULL, pseudo, buf, sizeof(buf)), -EINVAL);
+    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo, NULL, 17), -EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +332,8 @@ int main(void)
         cmocka_unit_test(test_tern_udp_checksum_verify__zero_checksum_rejected),
         cmocka_unit_test(test_tern_udp_checksum_verify__spans_not_matching_length),
         cmocka_unit_test(test_tern_udp_checksum_verify__null),
+        cmocka_unit_test(test_tern_udp_checksum_verify_sum__golden),
+        cmocka_unit_test(test_tern_udp_checksum_verify_sum__rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

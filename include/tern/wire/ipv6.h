@@ -96,6 +96,19 @@ int tern_ipv6_parse(tern_ipv6_repr_t *repr, const uint8_t *buf, size_t len);
  */
 int tern_ipv6_check_len(const tern_ipv6_repr_t *repr, size_t len);
 
+/**
+ * The pseudo-header of an upper-layer checksum (RFC 8200 §8.1), read straight
+ * from the fixed header at @p buf: its source and destination addresses (the
+ * 32 bytes from offset 8 on, one span), @p upper_len and @p next_header. For
+ * the receive path, where the header is in a buffer already and a repr would
+ * copy the addresses only to sum them.
+ * @param[out] sum  the partial sum to go on with (tern_checksum_add()); unchanged on error
+ * @return 0; -EBADMSG if @p len < 40; -EINVAL for a NULL pointer.
+ * @see RFC 8200 §8.1
+ */
+int tern_ipv6_pseudo_sum(const uint8_t *buf, size_t len, uint32_t upper_len, uint8_t next_header,
+                         uint32_t *sum);
+
 /** Bytes tern_ipv6_emit() writes: always TERN_IPV6_HDR_LEN. */
 size_t tern_ipv6_len(const tern_ipv6_repr_t *repr);
 
