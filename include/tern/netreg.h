@@ -72,6 +72,15 @@ tern_netreg_entry_t *tern_netreg_lookup(tern_netreg_t *reg, tern_nettype_t type,
 unsigned tern_netreg_collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx,
                              tern_module_t **out, unsigned max);
 
+/**
+ * tern_netreg_collect() without the ALL entries: only those registered for
+ * exactly @p demux_ctx (a transport demultiplexing by port, whose ALL
+ * entries had the packet already). Looking up ALL finds the ALL entries.
+ * @return number of such entries (may exceed @p max: only @p max are copied).
+ */
+unsigned tern_netreg_collect_exact(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx,
+                                   tern_module_t **out, unsigned max);
+
 /** Number of entries matching (@p type, @p demux_ctx). */
 unsigned tern_netreg_num(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx);
 

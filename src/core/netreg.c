@@ -104,13 +104,41 @@ unsigned tern_netreg_collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t d
     if (reg == NULL || !type_valid(type)) {
         return 0;
     }
+    if (out == NULL) {
+        max = 0;
+    }
+    /* One walk of the type's list (a packet's every hop comes here). */
     tern_lock_acquire(reg->lock);
-    for (tern_netreg_entry_t *e = tern_netreg_lookup(reg, type, demux_ctx, NULL); e != NULL;
-         e = tern_netreg_lookup(reg, type, demux_ctx, e)) {
-        if (n < max && out != NULL) {
-            out[n] = e->module;
+    for (const tern_netreg_entry_t *e = reg->lists[type]; e != NULL; e = e->next) {
+        if (matches(e, demux_ctx)) {
+            if (n < max) {
+                out[n] = e->module;
+            }
+            n++;
         }
-        n++;
+    }
+    tern_lock_release(reg->lock);
+    return n;
+}
+
+unsigned tern_netreg_collect_exact(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx,
+                                   tern_module_t **out, unsigned max)
+{
+    unsigned n = 0;
+    if (reg == NULL || !type_valid(type)) {
+        return 0;
+    }
+    if (out == NULL) {
+        max = 0;
+    }
+    tern_lock_acquire(reg->lock);
+    for (const tern_netreg_entry_t *e = reg->lists[type]; e != NULL; e = e->next) {
+        if (e->demux_ctx == demux_ctx) {
+            if (n < max) {
+                out[n] = e->module;
+            }
+            n++;
+        }
     }
     tern_lock_release(reg->lock);
     return n;

@@ -818,6 +818,12 @@ static ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr
 {
     ext_verdict_t v = { .ext_len = -1, .upper = 0, .nh_field = 6, .icmp = false,
                         .code = TERN_ICMPV6_PARAM_PROBLEM_OPTION, .pointer = 0 };
+    if (!tern_ipv6_is_ext_header(hdr->next_header)) {
+        /* The usual case: the upper-layer header follows the fixed one. */
+        v.upper = hdr->next_header;
+        v.ext_len = 0;
+        return v;
+    }
     bool dst_multicast = tern_ipv6_addr_is_multicast(&hdr->dst);
     tern_ipv6_ext_walk_t walk;
     tern_ipv6_ext_t ext;

@@ -45,21 +45,8 @@ static tern_pktbuf_t *udp_pktbuf(tern_udp_t *udp)
  */
 static unsigned collect_port(tern_stack_t *stack, uint16_t port, tern_module_t **out, unsigned max)
 {
-    tern_netreg_t *reg = &stack->netreg;
-    unsigned n = 0;
-    tern_netreg_lock(reg);
-    for (tern_netreg_entry_t *e = tern_netreg_lookup(reg, TERN_NETTYPE_UDP, port, NULL); e != NULL;
-         e = tern_netreg_lookup(reg, TERN_NETTYPE_UDP, port, e)) {
-        if (e->demux_ctx != (uint32_t)port) {
-            continue; /* an ALL entry: it had the datagram from IPv6 */
-        }
-        if (n < max && out != NULL) {
-            out[n] = e->module;
-        }
-        n++;
-    }
-    tern_netreg_unlock(reg);
-    return n;
+    /* Not the ALL entries: they had the datagram from IPv6. */
+    return tern_netreg_collect_exact(&stack->netreg, TERN_NETTYPE_UDP, port, out, max);
 }
 
 unsigned tern_udp_port_users(tern_stack_t *stack, uint16_t port)

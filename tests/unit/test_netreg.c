@@ -82,6 +82,33 @@ static void test_tern_netreg_collect__copies_in_registration_order(void **state)
     assert_ptr_equal(out2[1], &m1.module);
 }
 
+static void test_tern_netreg_collect_exact__without_all_entries(void **state)
+{
+    (void)state;
+    tern_netreg_entry_t e4;
+    tern_netreg_entry_init(&e4, 80, &m2.module);
+    assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_UDP, &e1), 0);
+    assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_UDP, &e3), 0);
+    assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_UDP, &e2), 0);
+    assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_UDP, &e4), 0);
+    tern_module_t *out[4] = { NULL };
+    /* e1 and e4 in registration order; the ALL entry e3 is left out */
+    assert_int_equal(tern_netreg_collect_exact(&stack.netreg, TERN_NETTYPE_UDP, 80, out, 4), 2);
+    assert_ptr_equal(out[0], &m1.module);
+    assert_ptr_equal(out[1], &m2.module);
+    assert_null(out[2]);
+    /* the count goes beyond max; NULL out counts only */
+    assert_int_equal(tern_netreg_collect_exact(&stack.netreg, TERN_NETTYPE_UDP, 80, out, 1), 2);
+    assert_int_equal(tern_netreg_collect_exact(&stack.netreg, TERN_NETTYPE_UDP, 443, NULL, 4), 1);
+    assert_int_equal(tern_netreg_collect_exact(&stack.netreg, TERN_NETTYPE_UDP, 7, out, 4), 0);
+    assert_int_equal(tern_netreg_collect_exact(&stack.netreg, TERN_NETTYPE_UDP, TERN_NETREG_DEMUX_CTX_ALL, out, 4),
+                     1);
+    assert_ptr_equal(out[0], &m3.module);
+    assert_int_equal(tern_netreg_collect_exact(&stack.netreg, TERN_NETTYPE_NUMOF, 80, out, 4), 0);
+    assert_int_equal(tern_netreg_collect_exact(NULL, TERN_NETTYPE_UDP, 80, out, 4), 0);
+    assert_int_equal(tern_netreg_unregister(&stack.netreg, TERN_NETTYPE_UDP, &e4), 0);
+}
+
 static void test_tern_netreg_register__twice_is_refused(void **state)
 {
     (void)state;
@@ -123,6 +150,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_netreg_lookup__empty_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_lookup__context_and_all, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_collect__copies_in_registration_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_netreg_collect_exact__without_all_entries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_register__twice_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_register__invalid_arguments, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_unregister__removes_only_that_entry, setup, teardown),
