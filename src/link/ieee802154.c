@@ -46,9 +46,12 @@ static bool has_short_addr(const tern_ieee802154_link_t *mac)
 static bool frame_is_duplicate(tern_ieee802154_link_t *mac, const tern_ieee802154_repr_t *repr, uint64_t now)
 {
     tern_ieee802154_dup_t *slot = &mac->dup[0];
+    /* Addresses are kept with all 8 bytes (zero past a short one's 2, as the
+     * parser gives them), so one fixed-size compare does. */
+    _Static_assert(sizeof(mac->dup[0].addr) == sizeof(repr->src.u8), "whole addresses");
     for (unsigned i = 0; i < TERN_CONF_IEEE802154_DUP_SOURCES; i++) {
         tern_ieee802154_dup_t *e = &mac->dup[i];
-        if (e->len == repr->src.len && memcmp(e->addr, repr->src.u8, e->len) == 0) {
+        if (e->len == repr->src.len && memcmp(e->addr, repr->src.u8, sizeof(e->addr)) == 0) {
             bool duplicate = e->seq == repr->seq && now - e->heard_us < TERN_IEEE802154_DUP_WINDOW_US;
             e->seq = repr->seq;
             e->heard_us = now;
@@ -58,11 +61,26 @@ static bool frame_is_duplicate(tern_ieee802154_link_t *mac, const tern_ieee80215
             slot = e; /* a free entry, else the least recently heard */
         }
     }
-    memcpy(slot->addr, repr->src.u8, repr->src.len);
+    memcpy(slot->addr, repr->src.u8, sizeof(slot->addr));
     slot->len = repr->src.len;
     slot->seq = repr->seq;
     slot->heard_us = now;
     return false;
+}
+
+/**
+ * A parsed address into an interface header field: where the field holds an
+ * extended address, all 8 bytes of u8 in one fixed-size copy (those past a
+ * short address's 2 are zero, see tern_ieee802154_parse()).
+ */
+static void put_l2addr(uint8_t *field, uint8_t *field_len, const tern_ieee802154_addr_t *addr)
+{
+#if TERN_CONF_L2ADDR_MAX >= TERN_IEEE802154_EXT_ADDR_LEN
+    memcpy(field, addr->u8, sizeof(addr->u8));
+#else
+    memcpy(field, addr->u8, addr->len);
+#endif
+    *field_len = addr->len;
 }
 
 static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t *type, uint32_t *demux)
@@ -95,7 +113,8 @@ static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t
         frame_is_duplicate(mac, &repr, tern_executor_now(netif->module.exec))) {
         return -EALREADY;
     }
-    tern_netif_hdr_t *nh = tern_netif_hdr_get(frame);
+    /* The interface reads the frame as [RAW, NETIF]: the header is next. */
+    tern_netif_hdr_t *nh = tern_netif_hdr_get(frame->next);
     if (nh == NULL) {
         return -EINVAL;
     }
@@ -105,10 +124,8 @@ static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t
         return -EINVAL; /* a shared frame: not as the interface reads it */
     }
 
-    memcpy(nh->src, repr.src.u8, repr.src.len);
-    nh->src_len = repr.src.len;
-    memcpy(nh->dst, repr.dst.u8, repr.dst.len);
-    nh->dst_len = repr.dst.len;
+    put_l2addr(nh->src, &nh->src_len, &repr.src);
+    put_l2addr(nh->dst, &nh->dst_len, &repr.dst);
     if (tern_ieee802154_addr_is_broadcast(&repr.dst)) {
         nh->flags |= TERN_NETIF_HDR_FLAG_BROADCAST;
     }

@@ -113,13 +113,13 @@ static uint8_t mode_addr_len(unsigned mode)
 
 /* --- PAN ID fields ----------------------------------------------------------- */
 
-int tern_ieee802154_pan_ids_present(uint8_t frame_version, uint8_t dst_len, uint8_t src_len,
-                                    bool pan_id_compression, bool *dst_pan, bool *src_pan)
+/**
+ * tern_ieee802154_pan_ids_present() for address lengths known to be 0, 2 or 8
+ * (the parser's come from the addressing modes).
+ */
+static int pan_ids_of(uint8_t frame_version, uint8_t dst_len, uint8_t src_len, bool pan_id_compression,
+                      bool *dst_pan, bool *src_pan)
 {
-    if (dst_pan == NULL || src_pan == NULL || tern_ieee802154_addr_mode(dst_len) < 0 ||
-        tern_ieee802154_addr_mode(src_len) < 0) {
-        return -EINVAL;
-    }
     bool dst = dst_len != 0;
     bool src = src_len != 0;
     switch (frame_version) {
@@ -161,6 +161,16 @@ int tern_ieee802154_pan_ids_present(uint8_t frame_version, uint8_t dst_len, uint
     default:
         return -EINVAL;
     }
+}
+
+int tern_ieee802154_pan_ids_present(uint8_t frame_version, uint8_t dst_len, uint8_t src_len,
+                                    bool pan_id_compression, bool *dst_pan, bool *src_pan)
+{
+    if (dst_pan == NULL || src_pan == NULL || tern_ieee802154_addr_mode(dst_len) < 0 ||
+        tern_ieee802154_addr_mode(src_len) < 0) {
+        return -EINVAL;
+    }
+    return pan_ids_of(frame_version, dst_len, src_len, pan_id_compression, dst_pan, src_pan);
 }
 
 /* --- header --------------------------------------------------------------- */
@@ -258,11 +268,16 @@ static void store_addr(uint8_t *p, const tern_ieee802154_addr_t *addr)
     reverse_copy(p, addr->u8, addr->len);
 }
 
-/** Read an address of @p len bytes in air order at @p p into canonical order. */
+/**
+ * Read an address of @p len bytes in air order at @p p into canonical order;
+ * the bytes of u8 past @p len are zero (an extended address fills them all).
+ */
 static void load_addr(tern_ieee802154_addr_t *addr, const uint8_t *p, uint8_t len)
 {
-    memset(addr, 0, sizeof(*addr));
     addr->len = len;
+    if (len != TERN_IEEE802154_EXT_ADDR_LEN) {
+        memset(addr->u8, 0, sizeof(addr->u8));
+    }
     reverse_copy(addr->u8, p, len);
 }
 
@@ -355,7 +370,7 @@ int tern_ieee802154_parse(tern_ieee802154_repr_t *repr, const uint8_t *frame, si
     }
     bool panc = (fc & FC_PAN_ID_COMPRESSION) != 0;
     bool dst_pan, src_pan;
-    if (tern_ieee802154_pan_ids_present((uint8_t)version, dst_len, src_len, panc, &dst_pan, &src_pan) < 0) {
+    if (pan_ids_of((uint8_t)version, dst_len, src_len, panc, &dst_pan, &src_pan) < 0) {
         return -EBADMSG;
     }
     if (type == TERN_IEEE802154_FRAME_TYPE_ACK && (dst_len != 0 || src_len != 0)) {
@@ -370,29 +385,29 @@ int tern_ieee802154_parse(tern_ieee802154_repr_t *repr, const uint8_t *frame, si
         return -EBADMSG; /* nor a payload */
     }
 
-    tern_ieee802154_repr_t out;
-    memset(&out, 0, sizeof(out));
-    out.frame_type = (uint8_t)type;
-    out.frame_version = (uint8_t)version;
-    out.frame_pending = (fc & FC_FRAME_PENDING) != 0;
-    out.ack_request = (fc & FC_ACK_REQUEST) != 0;
-    out.pan_id_compression = panc;
-    out.seq = frame[2];
+    /* Every check is done: the fields go straight into *repr, every one of
+     * them written (the address bytes past their length zeroed). */
+    repr->frame_type = (uint8_t)type;
+    repr->frame_version = (uint8_t)version;
+    repr->frame_pending = (fc & FC_FRAME_PENDING) != 0;
+    repr->ack_request = (fc & FC_ACK_REQUEST) != 0;
+    repr->pan_id_compression = panc;
+    repr->seq = frame[2];
     size_t off = TERN_IEEE802154_MHR_MIN_LEN;
-    out.dst_pan = TERN_IEEE802154_PAN_ID_BROADCAST;
+    uint16_t pan = TERN_IEEE802154_PAN_ID_BROADCAST;
     if (dst_pan) {
-        out.dst_pan = load_le16(&frame[off]);
+        pan = load_le16(&frame[off]);
         off += 2;
     }
-    load_addr(&out.dst, &frame[off], dst_len);
+    repr->dst_pan = pan;
+    load_addr(&repr->dst, &frame[off], dst_len);
     off += dst_len;
-    out.src_pan = out.dst_pan;
     if (src_pan) {
-        out.src_pan = load_le16(&frame[off]);
+        pan = load_le16(&frame[off]);
         off += 2;
     }
-    load_addr(&out.src, &frame[off], src_len);
-    *repr = out;
+    repr->src_pan = pan;
+    load_addr(&repr->src, &frame[off], src_len);
     return (int)hdr_len;
 }
 

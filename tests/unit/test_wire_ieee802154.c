@@ -189,6 +189,14 @@ static void check_golden(const uint8_t *psdu, size_t len, size_t mhr_len,
     memset(&repr, 0xa5, sizeof(repr));
     assert_int_equal(tern_ieee802154_parse(&repr, psdu, len - 2), (int)mhr_len);
     assert_repr_equal(&repr, expected);
+    /* parse zeroes the address bytes past an address's length (the MAC
+     * compares and copies whole 8-byte fields) */
+    for (size_t i = repr.dst.len; i < sizeof(repr.dst.u8); i++) {
+        assert_int_equal(repr.dst.u8[i], 0);
+    }
+    for (size_t i = repr.src.len; i < sizeof(repr.src.u8); i++) {
+        assert_int_equal(repr.src.u8[i], 0);
+    }
     assert_int_equal(tern_ieee802154_hdr_len(expected), (int)mhr_len);
 
     uint8_t buf[TERN_IEEE802154_MAX_PHY_PACKET_SIZE + 1];

@@ -279,7 +279,8 @@ int tern_ieee802154_max_payload(const tern_ieee802154_repr_t *repr);
  * Reserved frame control bits 7-9 of versions 0 and 1 are ignored (they are
  * reserved there and written as 0 by emit).
  *
- * @param[out] repr   the header; unchanged on error
+ * @param[out] repr   the header, every field written (the bytes of an
+ *                    address's u8 past its length are zero); unchanged on error
  * @param[in]  frame  MHR + payload
  * @param[in]  len    bytes at @p frame
  * @return the MHR length (3..23): the payload is @p frame[ret .. len);
