@@ -62,21 +62,45 @@ static bool bit(const uint8_t *map, size_t i)
 }
 
 /*
- * Units [@p first, @p last] of a bitmap (unit i: bit i % 8 of byte i / 8), a
- * byte at a time: the mask of byte @p b's bits in the range.
+ * Units [@p first, @p last] of a bitmap (unit i: bit i % 8 of byte i / 8): the
+ * bytes first / 8 to last / 8, masked by @p lo in the first and @p hi in the
+ * last (both masks in one byte when they are the same).
  */
-static uint8_t range_mask(size_t b, size_t first, size_t last)
+typedef struct {
+    size_t first_byte; /**< first / 8 */
+    size_t last_byte;  /**< last / 8 */
+    uint8_t lo;        /**< bits from first % 8 up */
+    uint8_t hi;        /**< bits up to last % 8 */
+} range_t;
+
+static range_t range_of(size_t first, size_t last)
 {
-    unsigned lo = (b == first / 8u) ? (unsigned)(first % 8u) : 0u;
-    unsigned hi = (b == last / 8u) ? (unsigned)(last % 8u) : 7u;
-    return (uint8_t)((0xFFu << lo) & (0xFFu >> (7u - hi)));
+    range_t r = { first / 8u, last / 8u, (uint8_t)(0xFFu << (first % 8u)), (uint8_t)(0xFFu >> (7u - last % 8u)) };
+    return r;
+}
+
+/* The mask of byte @p b of @p r. */
+static uint8_t range_mask(const range_t *r, size_t b)
+{
+    uint8_t mask = 0xFFu;
+    if (b == r->first_byte) {
+        mask &= r->lo;
+    }
+    if (b == r->last_byte) {
+        mask &= r->hi;
+    }
+    return mask;
 }
 
 /* Is any unit of [@p first, @p last] set? (false for an empty range) */
 static bool range_any(const uint8_t *map, size_t first, size_t last)
 {
-    for (size_t b = first / 8u; first <= last && b <= last / 8u; b++) {
-        if ((map[b] & range_mask(b, first, last)) != 0u) {
+    if (first > last) {
+        return false;
+    }
+    range_t r = range_of(first, last);
+    for (size_t b = r.first_byte; b <= r.last_byte; b++) {
+        if ((map[b] & range_mask(&r, b)) != 0u) {
             return true;
         }
     }
@@ -86,8 +110,9 @@ static bool range_any(const uint8_t *map, size_t first, size_t last)
 /* Is every unit of [@p first, @p last] set? */
 static bool range_all(const uint8_t *map, size_t first, size_t last)
 {
-    for (size_t b = first / 8u; b <= last / 8u; b++) {
-        uint8_t mask = range_mask(b, first, last);
+    range_t r = range_of(first, last);
+    for (size_t b = r.first_byte; b <= r.last_byte; b++) {
+        uint8_t mask = range_mask(&r, b);
         if ((map[b] & mask) != mask) {
             return false;
         }
@@ -97,15 +122,20 @@ static bool range_all(const uint8_t *map, size_t first, size_t last)
 
 static void range_set(uint8_t *map, size_t first, size_t last)
 {
-    for (size_t b = first / 8u; b <= last / 8u; b++) {
-        map[b] = (uint8_t)(map[b] | range_mask(b, first, last));
+    range_t r = range_of(first, last);
+    for (size_t b = r.first_byte; b <= r.last_byte; b++) {
+        map[b] = (uint8_t)(map[b] | range_mask(&r, b));
     }
 }
 
+/* Keys come from tern_sixlowpan_reass_key_set() (zero past the address
+ * lengths; reass.h), so comparing every byte of the struct compares the
+ * addresses as byte strings of their length. */
+_Static_assert(sizeof(tern_sixlowpan_reass_key_t) == 2u * TERN_CONF_L2ADDR_MAX + 4u, "a key has no padding");
+
 static bool key_equal(const tern_sixlowpan_reass_key_t *a, const tern_sixlowpan_reass_key_t *b)
 {
-    return a->tag == b->tag && a->src_len == b->src_len && a->dst_len == b->dst_len &&
-           memcmp(a->src, b->src, a->src_len) == 0 && memcmp(a->dst, b->dst, a->dst_len) == 0;
+    return memcmp(a, b, sizeof(*a)) == 0;
 }
 
 static void slot_free(tern_sixlowpan_reass_t *r, tern_sixlowpan_reass_slot_t *s)

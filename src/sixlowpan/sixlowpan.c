@@ -167,13 +167,21 @@ int tern_sixlowpan_context_set(tern_sixlowpan_t *lowpan, uint16_t if_index, uint
 
 /* ------------------------------------------------------------ receive */
 
-/** Arm the reassembly timer for the table's earliest deadline (or stop it). */
+/**
+ * Arm the reassembly timer for the table's earliest deadline (or stop it).
+ * Every fragment comes here, and most leave the deadline as it was (it only
+ * moves when a datagram starts or ends): an armed timer with that deadline is
+ * left alone. Only this module sets the timer, so its deadline is ours to read.
+ */
 static void reass_timer_update(tern_sixlowpan_t *lowpan)
 {
     uint64_t deadline = tern_sixlowpan_reass_next_deadline(&lowpan->reass);
+    bool armed = tern_timer_is_armed(&lowpan->reass_timer);
     if (deadline == UINT64_MAX) {
-        tern_timer_cancel(&lowpan->reass_timer);
-    } else {
+        if (armed) {
+            tern_timer_cancel(&lowpan->reass_timer);
+        }
+    } else if (!armed || lowpan->reass_timer.deadline_us != deadline) {
         (void)tern_timer_set_absolute(&lowpan->reass_timer, deadline);
     }
 }

@@ -890,6 +890,38 @@ static void test_reassembly__timeout_frees(void **state)
     assert_true(tern_pktbuf_stats(&nodes[1].stack.pktbuf).used <= used_before);
 }
 
+/* The reassembly timer runs from a datagram's first fragment (RFC 4944 §5.3):
+ * later fragments leave it where it is, and once it fired it is armed again
+ * for the next datagram. */
+static void test_reassembly__timer_from_the_first_fragment(void **state)
+{
+    (void)state;
+    const uint64_t timeout = (uint64_t)TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS * MS;
+    for (unsigned round = 1; round <= 2; round++) {
+        unsigned n = hold_datagram(700, round);
+        assert_true(n > 3);
+        deliver_frame(&nodes[1], nodes[0].held[0], nodes[0].held_len[0]);
+        run_for(1 * MS);
+        const tern_timer_t *timer = &nodes[1].lowpan.reass_timer;
+        assert_true(tern_timer_is_armed(timer));
+        uint64_t deadline = timer->deadline_us;
+        assert_true(deadline <= clock_v.now + timeout);
+        for (unsigned i = 1; i + 1 < n; i++) { /* all but the last, a second apart */
+            run_for(1 * SEC);
+            deliver_frame(&nodes[1], nodes[0].held[i], nodes[0].held_len[i]);
+        }
+        run_for(1 * MS);
+        assert_true(tern_timer_is_armed(timer));
+        assert_true(timer->deadline_us == deadline);
+        assert_int_equal(tern_sixlowpan_reass_count(&nodes[1].lowpan.reass), 1);
+        run_for(deadline - clock_v.now + 1 * MS);
+        assert_int_equal(tern_sixlowpan_reass_count(&nodes[1].lowpan.reass), 0);
+        assert_int_equal(reass_counter(&nodes[1], TERN_SIXLOWPAN_REASS_TIMEOUT), round);
+        assert_false(tern_timer_is_armed(timer));
+    }
+    assert_int_equal(got_count, 0);
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 /* Every dispatch the module does not take is dropped and counted by reason. */
@@ -1276,6 +1308,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reassembly__shuffled_and_duplicated, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__overlap_and_inconsistent_discard, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__timeout_frees, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reassembly__timer_from_the_first_fragment, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__one_fragment_per_turn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__fragments_share_the_slot_report_snip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__fragment_refused__datagram_aborted_references_released, setup,

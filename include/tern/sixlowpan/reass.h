@@ -76,9 +76,10 @@ typedef enum {
 
 /**
  * What identifies a datagram besides its size: the link (or mesh originator
- * and final) addresses and the tag (RFC 4944 §5.3). Addresses are compared
- * as byte strings of their length; fill the struct with
- * tern_sixlowpan_reass_key_set() (or zero it first: padding is compared too).
+ * and final) addresses and the tag (RFC 4944 §5.3). Keys are compared byte
+ * for byte, the address bytes past their lengths too, so that the addresses
+ * compare as byte strings of their length: fill the struct with
+ * tern_sixlowpan_reass_key_set() (or zero it first).
  */
 typedef struct {
     uint8_t src[TERN_CONF_L2ADDR_MAX]; /**< sender's link address (or mesh originator) */
