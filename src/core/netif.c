@@ -72,7 +72,9 @@ static void netif_receive_frame(tern_netif_t *netif)
         }
         return;
     }
-    tern_pkt_t *hdr = tern_netif_hdr_build(&stack->pktbuf, NULL, NULL, 0, NULL, 0);
+    /* An interface header without addresses (the link layer fills them in):
+     * pktbuf zeroes it, which is all tern_netif_hdr_build() would add. */
+    tern_pkt_t *hdr = tern_pktbuf_add(&stack->pktbuf, NULL, NULL, sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF);
     tern_pkt_t *frame = (hdr != NULL)
                             ? tern_pktbuf_add(&stack->pktbuf, hdr, NULL, (size_t)len, TERN_NETTYPE_RAW)
                             : NULL;
