@@ -120,6 +120,11 @@ static bool range_all(const uint8_t *map, size_t first, size_t last)
     return true;
 }
 
+static void bit_set(uint8_t *map, size_t i)
+{
+    map[i / 8u] = (uint8_t)(map[i / 8u] | (1u << (i % 8u)));
+}
+
 static void range_set(uint8_t *map, size_t first, size_t last)
 {
     range_t r = range_of(first, last);
@@ -224,6 +229,29 @@ int tern_sixlowpan_reass_init(tern_sixlowpan_reass_t *reass, tern_pktbuf_t *pktb
     return 0;
 }
 
+/*
+ * @p len bytes of an address into a key. The lengths of 802.15.4 (8, 2) as
+ * copies of a constant size, which the compiler turns into a move or two.
+ */
+static void copy_addr(uint8_t *to, const uint8_t *from, size_t len)
+{
+    switch (len) {
+    case 0:
+        break;
+#if TERN_CONF_L2ADDR_MAX >= 8
+    case 8:
+        memcpy(to, from, 8);
+        break;
+#endif
+    case 2:
+        memcpy(to, from, 2);
+        break;
+    default:
+        memcpy(to, from, len);
+        break;
+    }
+}
+
 int tern_sixlowpan_reass_key_set(tern_sixlowpan_reass_key_t *key, const uint8_t *src, size_t src_len,
                                  const uint8_t *dst, size_t dst_len, uint16_t tag)
 {
@@ -232,12 +260,8 @@ int tern_sixlowpan_reass_key_set(tern_sixlowpan_reass_key_t *key, const uint8_t 
         return -EINVAL;
     }
     memset(key, 0, sizeof(*key));
-    if (src_len != 0) {
-        memcpy(key->src, src, src_len);
-    }
-    if (dst_len != 0) {
-        memcpy(key->dst, dst, dst_len);
-    }
+    copy_addr(key->src, src, src_len);
+    copy_addr(key->dst, dst, dst_len);
     key->src_len = (uint8_t)src_len;
     key->dst_len = (uint8_t)dst_len;
     key->tag = tag;
@@ -303,7 +327,7 @@ tern_pkt_t *tern_sixlowpan_reass_add(tern_sixlowpan_reass_t *reass, const tern_s
     memcpy((uint8_t *)s->data->data + offset, data, len);
     size_t first = offset / UNIT;
     size_t last = (offset + len - 1u) / UNIT;
-    range_set(s->start, first, first);
+    bit_set(s->start, first);
     range_set(s->have, first, last);
     s->received = (uint16_t)(s->received + len);
     if (s->received != s->size) {

@@ -66,10 +66,20 @@ tern_sixlowpan_if_t *sixlowpan_if_find(tern_sixlowpan_t *lowpan, uint16_t if_ind
     return NULL;
 }
 
-/** An address of a length the IPHC codec knows (2 or 8), or "unknown". */
+/**
+ * An address of a length the IPHC codec knows (2 or 8), or "unknown" (the
+ * codec reads no byte past the length, tern_iphc_l2addr_t).
+ */
 static void iphc_l2addr(tern_iphc_l2addr_t *out, const uint8_t *addr, uint8_t len)
 {
-    memset(out, 0, sizeof(*out));
+    out->len = 0;
+#if TERN_CONF_L2ADDR_MAX >= 8
+    if (len == 8u) {
+        out->len = len;
+        memcpy(out->u8, addr, 8);
+        return;
+    }
+#endif
     if (len == 2u || len == 8u) {
         out->len = len;
         memcpy(out->u8, addr, len);

@@ -354,6 +354,41 @@ static void test_tern_sixlowpan_reass_add__bad_arguments(void **state)
 
 /* ---- Keys ------------------------------------------------------------------------- */
 
+/* key_set() gives the same bytes for every address length (the compare is
+ * over the whole key, reass.h), and lengths tell keys apart. */
+static void test_tern_sixlowpan_reass_key_set__every_length(void **state)
+{
+    (void)state;
+    const size_t lens[] = { 0, 1, 2, 6, 8, TERN_CONF_L2ADDR_MAX };
+    for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+        tern_sixlowpan_reass_key_t k;
+        memset(&k, 0xee, sizeof(k));
+        uint8_t addr[TERN_CONF_L2ADDR_MAX];
+        for (size_t b = 0; b < sizeof(addr); b++) {
+            addr[b] = (uint8_t)(0x10 + b);
+        }
+        assert_int_equal(tern_sixlowpan_reass_key_set(&k, addr, lens[i], EUI_ME, 2, 0x1234), 0);
+        tern_sixlowpan_reass_key_t expected;
+        memset(&expected, 0, sizeof(expected));
+        memcpy(expected.src, addr, lens[i]);
+        memcpy(expected.dst, EUI_ME, 2);
+        expected.src_len = (uint8_t)lens[i];
+        expected.dst_len = 2;
+        expected.tag = 0x1234;
+        assert_memory_equal(&k, &expected, sizeof(k));
+    }
+    /* a short address and an extended one that starts with its bytes */
+    const uint8_t ext[8] = { 0xab, 0xcd, 0, 0, 0, 0, 0, 0 };
+    tern_sixlowpan_reass_key_t k2 = key_of(ext, 2, 5);
+    tern_sixlowpan_reass_key_t k8 = key_of(ext, 8, 5);
+    assert_null(add(&k2, dgram_a, 16, 0, 8, 0));
+    assert_null(add(&k8, dgram_b, 16, 0, 8, 0));
+    assert_int_equal(tern_sixlowpan_reass_count(&r), 2);
+    assert_datagram(add(&k2, dgram_a, 16, 8, 8, 0), dgram_a, 16);
+    assert_datagram(add(&k8, dgram_b, 16, 8, 8, 0), dgram_b, 16);
+    assert_int_equal(ctr(TERN_SIXLOWPAN_REASS_OVERLAP), 0);
+}
+
 static void test_tern_sixlowpan_reass_add__tag_reuse_after_completion(void **state)
 {
     (void)state;
@@ -586,6 +621,7 @@ int main(void)
         T(test_tern_sixlowpan_reass_add__beyond_datagram_size),
         T(test_tern_sixlowpan_reass_add__invalid_fragments),
         T(test_tern_sixlowpan_reass_add__bad_arguments),
+        T(test_tern_sixlowpan_reass_key_set__every_length),
         T(test_tern_sixlowpan_reass_add__tag_reuse_after_completion),
         T(test_tern_sixlowpan_reass_add__interleaved_sources_same_tag),
         T(test_tern_sixlowpan_reass_add__destination_is_part_of_the_key),
