@@ -280,20 +280,25 @@ static void receive_iphc(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, ter
     }
     const uint8_t *rest = in + consumed;
     size_t rest_len = in_len - consumed;
-    if (frag != NULL && (size_t)n + rest_len <= sizeof(lowpan->scratch)) {
-        /* The usual FRAG1: headers and payload fit the scratch; reassembly copies them. */
+    bool in_scratch = (size_t)n + rest_len <= sizeof(lowpan->scratch);
+    if (in_scratch) {
+        /* The usual case: headers and payload fit the scratch, and go on from
+         * there in one piece (reassembly or pktbuf copies them). */
         memcpy(lowpan->scratch + n, rest, rest_len);
+    }
+    if (frag != NULL && in_scratch) {
         receive_fragment(lowpan, frame, nh, frag, 0, lowpan->scratch, (size_t)n + rest_len);
         return;
     }
-    tern_pkt_t *dgram = tern_pktbuf_add(pb, NULL, NULL, (size_t)n + rest_len, TERN_NETTYPE_IPV6);
+    tern_pkt_t *dgram = tern_pktbuf_add(pb, NULL, in_scratch ? lowpan->scratch : NULL, (size_t)n + rest_len,
+                                        TERN_NETTYPE_IPV6);
     if (dgram == NULL) {
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_RX_NOMEM);
         tern_pktbuf_release(pb, frame);
         return;
     }
-    memcpy(dgram->data, lowpan->scratch, (size_t)n);
-    if (rest_len > 0) {
+    if (!in_scratch) {
+        memcpy(dgram->data, lowpan->scratch, (size_t)n);
         memcpy((uint8_t *)dgram->data + n, rest, rest_len);
     }
     if (frag != NULL) {
