@@ -307,7 +307,11 @@ static void test_sock_udp_set_cb__callback_gets_datagram(void **state)
     assert_int_equal(cb_calls, 1);
     assert_int_equal(cb_len, 8);
     assert_memory_equal(cb_data, "callback", 8);
+    /* the sender as the filter read it (one read of the headers per datagram) */
+    tern_ipv6_addr_t peer = A(PEER_LL);
+    assert_true(tern_ipv6_addr_equal(&cb_from.addr, &peer));
     assert_int_equal(cb_from.port, 1234);
+    assert_int_equal(cb_from.netif, netif.index);
     char buf[8];
     assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EAGAIN);
 }
