@@ -117,7 +117,7 @@ static uint8_t mode_addr_len(unsigned mode)
  * tern_ieee802154_pan_ids_present() for address lengths known to be 0, 2 or 8
  * (the parser's come from the addressing modes).
  */
-static int pan_ids_of(uint8_t frame_version, uint8_t dst_len, uint8_t src_len, bool pan_id_compression,
+static inline int pan_ids_of(uint8_t frame_version, uint8_t dst_len, uint8_t src_len, bool pan_id_compression,
                       bool *dst_pan, bool *src_pan)
 {
     bool dst = dst_len != 0;
@@ -250,7 +250,7 @@ static void store_le32(uint8_t *p, uint32_t value)
  * extended address, the common case on a 6LoWPAN link, goes as two
  * byte-swapped words (a load and a REV/BSWAP each, where the compiler has them).
  */
-static void reverse_copy(uint8_t *dst, const uint8_t *src, size_t len)
+static inline void reverse_copy(uint8_t *dst, const uint8_t *src, size_t len)
 {
     if (len == TERN_IEEE802154_EXT_ADDR_LEN) {
         store_le32(dst, tern_load32(src + 4));
