@@ -15,7 +15,8 @@
 
 /* ---- Dispatch (RFC 4944 §5.1 as updated) ----------------------------------- */
 
-tern_sixlowpan_dispatch_t tern_sixlowpan_dispatch_classify(uint8_t dispatch)
+/* The classification, inline for the header walk below (every frame comes through it). */
+static inline tern_sixlowpan_dispatch_t classify(uint8_t dispatch)
 {
     switch (dispatch & 0xC0u) {
     case 0x00u:
@@ -57,17 +58,20 @@ tern_sixlowpan_dispatch_t tern_sixlowpan_dispatch_classify(uint8_t dispatch)
     }
 }
 
+tern_sixlowpan_dispatch_t tern_sixlowpan_dispatch_classify(uint8_t dispatch)
+{
+    return classify(dispatch);
+}
+
 /* ---- Fragment headers (RFC 4944 §5.3) --------------------------------------- */
 
 /*
  *  FRAG1:  |1 1 0 0 0| datagram_size (11) | datagram_tag (16) |
  *  FRAGN:  |1 1 1 0 0| datagram_size (11) | datagram_tag (16) | datagram_offset (8) |
  */
-int tern_sixlowpan_frag_parse(tern_sixlowpan_frag_repr_t *repr, const uint8_t *buf, size_t len)
+/* tern_sixlowpan_frag_parse() for non-NULL pointers, inline for the header walk below. */
+static inline int frag_parse(tern_sixlowpan_frag_repr_t *repr, const uint8_t *buf, size_t len)
 {
-    if (repr == NULL || (buf == NULL && len != 0)) {
-        return -EINVAL;
-    }
     if (len < TERN_SIXLOWPAN_FRAG1_LEN) {
         return -EBADMSG;
     }
@@ -92,6 +96,14 @@ int tern_sixlowpan_frag_parse(tern_sixlowpan_frag_repr_t *repr, const uint8_t *b
     repr->datagram_tag = tern_load16(buf + 2);
     repr->datagram_offset = offset;
     return (int)hdr_len;
+}
+
+int tern_sixlowpan_frag_parse(tern_sixlowpan_frag_repr_t *repr, const uint8_t *buf, size_t len)
+{
+    if (repr == NULL || (buf == NULL && len != 0)) {
+        return -EINVAL;
+    }
+    return frag_parse(repr, buf, len);
 }
 
 size_t tern_sixlowpan_frag_len(const tern_sixlowpan_frag_repr_t *repr)
@@ -260,7 +272,7 @@ int tern_sixlowpan_hdrs_parse(tern_sixlowpan_hdrs_t *hdrs, const uint8_t *buf, s
      * each at most once, in that order; then the payload. */
     while (pos < len) {
         int rc;
-        switch (tern_sixlowpan_dispatch_classify(buf[pos])) {
+        switch (classify(buf[pos])) {
         case TERN_SIXLOWPAN_DISPATCH_NALP:
             /* Only meaningful as the first octet, and then it means "not a
              * LoWPAN frame" (§5.1, RFC 8025 §4): nothing for us either way. */
@@ -284,7 +296,7 @@ int tern_sixlowpan_hdrs_parse(tern_sixlowpan_hdrs_t *hdrs, const uint8_t *buf, s
             if (h.has_frag) {
                 return -EBADMSG;
             }
-            rc = tern_sixlowpan_frag_parse(&h.frag, buf + pos, len - pos);
+            rc = frag_parse(&h.frag, buf + pos, len - pos);
             h.has_frag = true;
             break;
         default:
