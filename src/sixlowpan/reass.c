@@ -147,6 +147,7 @@ static void slot_free(tern_sixlowpan_reass_t *r, tern_sixlowpan_reass_slot_t *s)
 {
     tern_pktbuf_release(r->pktbuf, s->data);
     memset(s, 0, sizeof(*s));
+    r->deadline_gen++;
 }
 
 static tern_sixlowpan_reass_slot_t *slot_find(tern_sixlowpan_reass_t *r, const tern_sixlowpan_reass_key_t *key)
@@ -323,6 +324,7 @@ tern_pkt_t *tern_sixlowpan_reass_add(tern_sixlowpan_reass_t *reass, const tern_s
         s->size = (uint16_t)datagram_size;
         /* §5.3: the reassembly timer starts with the first fragment. */
         s->deadline_us = (now_us > UINT64_MAX - TIMEOUT_US) ? UINT64_MAX : now_us + TIMEOUT_US;
+        reass->deadline_gen++;
     }
     memcpy((uint8_t *)s->data->data + offset, data, len);
     size_t first = offset / UNIT;
@@ -336,6 +338,7 @@ tern_pkt_t *tern_sixlowpan_reass_add(tern_sixlowpan_reass_t *reass, const tern_s
     tern_pkt_t *whole = s->data;
     s->data = NULL;
     memset(s, 0, sizeof(*s));
+    reass->deadline_gen++;
     count(reass, TERN_SIXLOWPAN_REASS_COMPLETE);
     return whole;
 }

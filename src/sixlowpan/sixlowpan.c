@@ -179,12 +179,22 @@ int tern_sixlowpan_context_set(tern_sixlowpan_t *lowpan, uint16_t if_index, uint
 
 /**
  * Arm the reassembly timer for the table's earliest deadline (or stop it).
- * Every fragment comes here, and most leave the deadline as it was (it only
- * moves when a datagram starts or ends): an armed timer with that deadline is
- * left alone. Only this module sets the timer, so its deadline is ours to read.
+ * Every fragment comes here, and most leave the deadline as it was: it only
+ * moves when a datagram starts or ends, which bumps the table's deadline_gen,
+ * so an unchanged generation needs nothing (@p fired: the timer went off, and
+ * is set again whatever the generation). Else an armed timer with that
+ * deadline is left alone too. Only this module sets the timer, so its
+ * deadline is ours to read. The generation is compared in its low byte: one
+ * tern_sixlowpan_reass_add() bumps it at most four times, and every call is
+ * followed by this one.
  */
-static void reass_timer_update(tern_sixlowpan_t *lowpan)
+static void reass_timer_update(tern_sixlowpan_t *lowpan, bool fired)
 {
+    uint8_t gen = (uint8_t)lowpan->reass.deadline_gen;
+    if (!fired && gen == lowpan->reass_timer_gen) {
+        return;
+    }
+    lowpan->reass_timer_gen = gen;
     uint64_t deadline = tern_sixlowpan_reass_next_deadline(&lowpan->reass);
     bool armed = tern_timer_is_armed(&lowpan->reass_timer);
     if (deadline == UINT64_MAX) {
@@ -249,7 +259,7 @@ static void receive_fragment(tern_sixlowpan_t *lowpan, tern_pkt_t *frame, const 
     sixlowpan_count(lowpan, TERN_SIXLOWPAN_RX_FRAGMENTS);
     tern_pkt_t *dgram = tern_sixlowpan_reass_add(&lowpan->reass, &key, frag->datagram_size, offset, data, len,
                                                  tern_stack_now(lowpan->module.stack));
-    reass_timer_update(lowpan);
+    reass_timer_update(lowpan, false);
     if (dgram == NULL) {
         tern_pktbuf_release(pb, frame); /* kept (copied) or dropped: counted in "6lo_reass" */
         return;
@@ -441,7 +451,7 @@ static int sixlowpan_handle(tern_module_t *self, tern_msg_t *msg)
     case TERN_MSG_TIMER:
         /* A stale expiry (timer re-armed since) finds nothing due: harmless. */
         (void)tern_sixlowpan_reass_expire(&lowpan->reass, tern_stack_now(self->stack));
-        reass_timer_update(lowpan);
+        reass_timer_update(lowpan, true);
         break;
     case SIXLOWPAN_MSG_NEXT_FRAGMENT:
         __atomic_store_n(&lowpan->frag_kick_pending, false, __ATOMIC_RELAXED);

@@ -922,6 +922,45 @@ static void test_reassembly__timer_from_the_first_fragment(void **state)
     assert_int_equal(got_count, 0);
 }
 
+/* The timer follows the earliest deadline of the table: when the oldest of
+ * two datagrams completes it moves to the other one's, and it stops when
+ * none is left. */
+static void test_reassembly__timer_follows_the_earliest_datagram(void **state)
+{
+    (void)state;
+    static uint8_t first[LOG_LEN][FRAME_MAX];
+    static size_t first_len[LOG_LEN];
+    unsigned n1 = hold_datagram(700, 1);
+    assert_true(n1 > 2);
+    memcpy(first, nodes[0].held, sizeof(first));
+    memcpy(first_len, nodes[0].held_len, sizeof(first_len));
+    unsigned n2 = hold_datagram(700, 2);
+    assert_true(n2 > 2);
+    const tern_timer_t *timer = &nodes[1].lowpan.reass_timer;
+    deliver_frame(&nodes[1], first[0], first_len[0]); /* the first datagram starts */
+    run_for(1 * MS);
+    uint64_t deadline1 = timer->deadline_us;
+    run_for(1 * SEC);
+    deliver_frame(&nodes[1], nodes[0].held[0], nodes[0].held_len[0]); /* the second, a second later */
+    run_for(1 * MS);
+    assert_true(tern_timer_is_armed(timer));
+    assert_true(timer->deadline_us == deadline1);
+    for (unsigned i = 1; i < n1; i++) { /* the first completes */
+        deliver_frame(&nodes[1], first[i], first_len[i]);
+        run_for(1 * MS);
+    }
+    assert_int_equal(got_count, 1);
+    assert_true(tern_timer_is_armed(timer));
+    assert_true(timer->deadline_us > deadline1);
+    for (unsigned i = 1; i < n2; i++) { /* the second completes */
+        deliver_frame(&nodes[1], nodes[0].held[i], nodes[0].held_len[i]);
+        run_for(1 * MS);
+    }
+    assert_int_equal(got_count, 2);
+    assert_false(tern_timer_is_armed(timer));
+    assert_int_equal(reass_counter(&nodes[1], TERN_SIXLOWPAN_REASS_COMPLETE), 2);
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 /* Every dispatch the module does not take is dropped and counted by reason. */
@@ -1309,6 +1348,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reassembly__overlap_and_inconsistent_discard, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__timeout_frees, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__timer_from_the_first_fragment, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reassembly__timer_follows_the_earliest_datagram, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__one_fragment_per_turn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__fragments_share_the_slot_report_snip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__fragment_refused__datagram_aborted_references_released, setup,

@@ -603,6 +603,28 @@ static void test_tern_sixlowpan_reass_add__random_soak_never_leaks(void **state)
     assert_true(ctr(TERN_SIXLOWPAN_REASS_INVALID) > 0);
 }
 
+/* deadline_gen moves exactly when a datagram (and its deadline) enters or leaves the table. */
+static void test_tern_sixlowpan_reass_add__deadline_gen(void **state)
+{
+    (void)state;
+    tern_sixlowpan_reass_key_t k = key_of(EUI_A, 8, 21);
+    uint32_t gen = r.deadline_gen;
+    assert_null(add(&k, dgram_a, 64, 0, 16, 0)); /* starts */
+    assert_int_equal(r.deadline_gen, gen + 1u);
+    assert_null(add(&k, dgram_a, 64, 16, 16, 0)); /* goes on */
+    assert_null(add(&k, dgram_a, 64, 16, 16, 0)); /* a duplicate */
+    assert_int_equal(r.deadline_gen, gen + 1u);
+    assert_datagram(add(&k, dgram_a, 64, 32, 32, 0), dgram_a, 64); /* ends */
+    assert_int_equal(r.deadline_gen, gen + 2u);
+    assert_null(add(&k, dgram_a, 64, 0, 16, 0));
+    assert_int_equal(tern_sixlowpan_reass_expire(&r, (uint64_t)TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS * 1000u),
+                     UINT64_MAX); /* discarded at its deadline */
+    assert_int_equal(r.deadline_gen, gen + 4u);
+    assert_null(add(&k, dgram_a, 64, 0, 16, 0));
+    assert_int_equal(tern_sixlowpan_reass_flush(&r), 1);
+    assert_int_equal(r.deadline_gen, gen + 6u);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -626,6 +648,7 @@ int main(void)
         T(test_tern_sixlowpan_reass_add__interleaved_sources_same_tag),
         T(test_tern_sixlowpan_reass_add__destination_is_part_of_the_key),
         T(test_tern_sixlowpan_reass_add__table_full_evicts_oldest),
+        T(test_tern_sixlowpan_reass_add__deadline_gen),
         T(test_tern_sixlowpan_reass_expire__timeout_from_first_fragment),
         T(test_tern_sixlowpan_reass_expire__earliest_of_several),
         T(test_tern_sixlowpan_reass_add__pktbuf_exhausted),

@@ -103,6 +103,11 @@ typedef struct {
 /** A reassembly table. Set up with tern_sixlowpan_reass_init(); fields are private but @ref counters. */
 typedef struct {
     tern_pktbuf_t *pktbuf;                                           /**< where datagrams live */
+    /** Bumped whenever a datagram starts or ends (its deadline enters or
+     *  leaves the table): while it is unchanged, so is
+     *  tern_sixlowpan_reass_next_deadline(). (Here, where a 32-bit target
+     *  has padding before the slots' 64-bit deadlines.) */
+    uint32_t deadline_gen;
     tern_sixlowpan_reass_slot_t slots[TERN_CONF_SIXLOWPAN_REASS_SLOTS];
     tern_counter_t counters[TERN_SIXLOWPAN_REASS_STAT_NUMOF];              /**< indexed by tern_sixlowpan_reass_stat_t */
     tern_stats_group_t stats;                                        /**< "6lo_reass", for tern_stack_add_stats() */
