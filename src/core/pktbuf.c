@@ -600,6 +600,13 @@ tern_pkt_t *tern_pktbuf_start_write(tern_pktbuf_t *pb, tern_pkt_t *pkt)
  */
 static tern_pkt_t *start_write_upto_locked(tern_pktbuf_t *pb, tern_pkt_t *pkt, tern_nettype_t type)
 {
+    /* The usual case first, in one walk: every snip up to the target is
+     * private already, so nothing is copied or relinked. */
+    for (const tern_pkt_t *snip = pkt; snip != NULL && snip->users <= 1; snip = snip->next) {
+        if (snip->type == type) {
+            return pkt;
+        }
+    }
     tern_pkt_t *target = tern_pkt_search_type(pkt, type);
     if (target == NULL) {
         return NULL;
