@@ -202,7 +202,8 @@ _Static_assert(TERN_CONF_IPV6_DCACHE == 0 || TERN_CONF_IPV6_DCACHE == 1, "TERN_C
 
 /* ---------------------------------------------------------------- netif */
 
-/** Longest link-layer address an interface can have, in bytes (EUI-64). */
+/** Longest link-layer address an interface can have, in bytes (EUI-64).
+ * IEEE 802.15.4 and RPL need 8 (they refuse to build with less). */
 #ifndef TERN_CONF_L2ADDR_MAX
 #define TERN_CONF_L2ADDR_MAX 8
 #endif

@@ -18,6 +18,12 @@
 #include "tern/link/ieee802154.h"
 #include "tern/netapi.h"
 
+/* Interface headers and an interface's own address carry extended (8-byte)
+ * addresses, copied in whole: a build whose link addresses are shorter (an
+ * Ethernet-only image might set 6) cannot carry IEEE 802.15.4. */
+_Static_assert(TERN_CONF_L2ADDR_MAX >= TERN_IEEE802154_EXT_ADDR_LEN,
+               "IEEE 802.15.4 needs TERN_CONF_L2ADDR_MAX >= 8 (extended addresses)");
+
 /** The MAC attributes' defaults (IEEE 802.15.4-2006 Table 86, §7.4.1). */
 static const tern_netif_tx_policy_t ieee802154_tx_policy = {
     .max_retries = TERN_IEEE802154_MAX_FRAME_RETRIES_DEFAULT,
