@@ -58,16 +58,21 @@ typedef struct {
     int (*call)(tern_executor_t *ex, tern_module_t *to, tern_msg_t *msg);
 
     /**
-     * Optional (NULL: never). May a packet message for @p to run now, as a
-     * direct call from the caller, instead of being queued? True only when the
-     * order of handling stays the one queuing would give: the caller is a
-     * handler on the executor's own thread, nothing is queued anywhere, @p to
-     * is not on the call stack already and the nesting bound
-     * (TERN_CONF_LOOP_HANDOFF_DEPTH) is not reached. A true answer obliges
-     * the caller to run the handler with call() at once (netapi does; the
-     * loop counts it as a hand-off). Only the event loop implements it.
+     * Optional (NULL: never; then also hand_off_end). Begin a hand-off: may
+     * a packet message for @p to run now, as a direct call of its handler
+     * from the caller, instead of being queued? True only when the order of
+     * handling stays the one queuing would give: the caller is a handler on
+     * the executor's own thread, nothing is queued anywhere, @p to is not on
+     * the call stack already and the nesting bound
+     * (TERN_CONF_LOOP_HANDOFF_DEPTH) is not reached. On true, @p to is the
+     * running module from here on and *@p sender the module that was (the
+     * message's sender); the caller must then run to->handle() at once and
+     * call hand_off_end() with the same @p sender when it returns (netapi
+     * does). Only the event loop implements it.
      */
-    bool (*can_hand_off)(tern_executor_t *ex, const tern_module_t *to);
+    bool (*hand_off_begin)(tern_executor_t *ex, tern_module_t *to, tern_module_t **sender);
+    /** End the hand-off begun by hand_off_begin(): @p sender runs again. */
+    void (*hand_off_end)(tern_executor_t *ex, tern_module_t *to, tern_module_t *sender);
     /** Module whose handler runs on the calling thread now, or NULL. */
     tern_module_t *(*current)(tern_executor_t *ex);
 

@@ -11,7 +11,7 @@
  *
  * Hand-off (TERN_CONF_LOOP_HANDOFF_DEPTH): a packet message a handler sends
  * while nothing is queued anywhere would be the loop's very next step. netapi
- * asks loop_can_hand_off() and then runs it as a nested call instead, which
+ * asks loop_hand_off_begin() and then runs it as a nested call instead, which
  * saves the queue, the list walk and the timer check of a step. The order
  * handlers see stays the queued order as far as it can be observed: the target
  * is never already on the call stack (no handler re-enters its own module),
@@ -143,7 +143,7 @@ static int loop_post(tern_executor_t *ex, tern_module_t *to, const tern_msg_t *m
     return rc;
 }
 
-/** Run @p m's handler, counted on the loop's stack (what loop_can_hand_off() checks). */
+/** Run @p m's handler, counted on the loop's stack (what hand_off_now() checks). */
 static int run_handler(tern_loop_t *loop, tern_module_t *m, tern_msg_t *msg)
 {
     m->running++;
@@ -194,48 +194,62 @@ static bool hand_off_now(const tern_loop_t *loop, const tern_executor_t *ex, con
            !loop->stopped && to->exec == ex && to->running == 0u && to->queue.count == 0u;
 }
 
+/** @p to runs from here on, nested in the caller's handler (counted as run_handler() does). */
+static void hand_off_enter(tern_loop_t *loop, tern_module_t *to, tern_module_t **sender)
+{
+    *sender = loop->current;
+    loop->current = to;
+    to->running++;
+    loop->depth++;
+    loop->handoffs++;
+}
+
 /**
- * loop_can_hand_off() on a loop with a platform: only the context that runs
- * the handlers may hand off, as an application thread or an interrupt posts
- * even while a handler runs. The queue fields are read under the queue lock
- * (others post); current, depth and running belong to the runner, which the
- * caller then is. (Not inlined, so that the single-threaded path stays a leaf
- * function: no registers to save, about 3 instructions less per hop.)
+ * loop_hand_off_begin() on a loop with a platform: only the context that
+ * runs the handlers may hand off, as an application thread or an interrupt
+ * posts even while a handler runs. The queue fields are read under the
+ * queue lock (others post); current, depth and running belong to the
+ * runner, which the caller then is. (Not inlined, so that the
+ * single-threaded path stays short: no registers to save.)
  */
-__attribute__((noinline)) static bool shared_can_hand_off(tern_loop_t *loop, const tern_executor_t *ex,
-                                                          const tern_module_t *to)
+__attribute__((noinline)) static bool shared_hand_off_begin(tern_loop_t *loop, const tern_executor_t *ex,
+                                                            tern_module_t *to, tern_module_t **sender)
 {
     if (!in_runner(loop)) {
         return false;
     }
     tern_lock_acquire(queue_lock(loop));
     bool now = hand_off_now(loop, ex, to);
-    tern_lock_release(queue_lock(loop));
     if (now) {
-        loop->handoffs++; /* the runner's field */
+        hand_off_enter(loop, to, sender);
     }
+    tern_lock_release(queue_lock(loop));
     return now;
 }
-#endif
 
-static bool loop_can_hand_off(tern_executor_t *ex, const tern_module_t *to)
+static bool loop_hand_off_begin(tern_executor_t *ex, tern_module_t *to, tern_module_t **sender)
 {
-#if TERN_CONF_LOOP_HANDOFF_DEPTH > 0
     tern_loop_t *loop = loop_of(ex);
     if (loop->platform != NULL) {
-        return shared_can_hand_off(loop, ex, to);
+        return shared_hand_off_begin(loop, ex, to, sender);
     }
-    bool now = hand_off_now(loop, ex, to); /* one thread: everything is the loop's */
-    if (now) {
-        loop->handoffs++; /* the caller runs the handler (netapi's contract) */
+    if (!hand_off_now(loop, ex, to)) { /* one thread: everything is the loop's */
+        return false;
     }
-    return now;
-#else
-    (void)ex;
-    (void)to;
-    return false;
-#endif
+    hand_off_enter(loop, to, sender);
+    return true;
 }
+
+static void loop_hand_off_end(tern_executor_t *ex, tern_module_t *to, tern_module_t *sender)
+{
+    tern_loop_t *loop = loop_of(ex);
+    loop->depth--;
+    to->running--;
+    tern_lock_acquire(queue_lock(loop));
+    loop->current = sender;
+    tern_lock_release(queue_lock(loop));
+}
+#endif
 
 static tern_module_t *loop_current(tern_executor_t *ex)
 {
@@ -396,7 +410,10 @@ static const tern_executor_ops_t loop_ops = {
     .attach = loop_attach,
     .post = loop_post,
     .call = loop_call,
-    .can_hand_off = loop_can_hand_off,
+#if TERN_CONF_LOOP_HANDOFF_DEPTH > 0
+    .hand_off_begin = loop_hand_off_begin,
+    .hand_off_end = loop_hand_off_end,
+#endif
     .current = loop_current,
     .timers_changed = loop_timers_changed,
     .run_until_idle = loop_run_until_idle,

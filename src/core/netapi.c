@@ -78,15 +78,17 @@ static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, te
 {
     tern_msg_t msg = { .type = type, .sender = NULL, .content.pkt = pkt };
     tern_executor_t *ex = attached(to) ? to->exec : NULL;
-    if (ex != NULL && ex->ops->can_hand_off != NULL && ex->ops->can_hand_off(ex, to)) {
+    tern_module_t *sender;
+    if (ex != NULL && ex->ops->hand_off_begin != NULL && ex->ops->hand_off_begin(ex, to, &sender)) {
         /* The executor would run @p to next anyway: run it now (see
-         * tern_executor_ops_t::can_hand_off). The hop is traced before the
+         * tern_executor_ops_t::hand_off_begin). The hop is traced before the
          * handler runs, so the ring keeps the order in which hops happen. */
-        msg.sender = ex->ops->current(ex);
+        msg.sender = sender;
         tern_trace_entry_t entry;
         TRACE_DESCRIBE(entry, to, &msg);
         trace_push(to, &entry, 0);
-        (void)ex->ops->call(ex, to, &msg);
+        (void)to->handle(to, &msg);
+        ex->ops->hand_off_end(ex, to, sender);
         return 0;
     }
     int res = tern_netapi_post(to, &msg);
