@@ -278,75 +278,61 @@ static bool has_option(const uint8_t *options, size_t len, uint8_t type)
     return tern_ndp_opt_find(options, len, type, &opt) == 1;
 }
 
+/* Fixed part of each ND message, indexed by type - 133: RS, RA, NS, NA, Redirect (§4.1-§4.5). */
+static const uint8_t fixed_len[] = { TERN_NDP_RS_LEN, TERN_NDP_RA_LEN, TERN_NDP_NS_LEN, TERN_NDP_NA_LEN,
+                                     TERN_NDP_REDIRECT_LEN };
+
 int tern_ndp_check_ip(const uint8_t *msg, size_t len, const tern_ipv6_addr_t *src,
                       const tern_ipv6_addr_t *dst, uint8_t hop_limit)
 {
-    if (hop_limit != TERN_NDP_HOP_LIMIT || len < TERN_ICMPV6_HDR_LEN) {
+    if (hop_limit != TERN_NDP_HOP_LIMIT || len < TERN_ICMPV6_HDR_LEN ||
+        msg[0] < TERN_ICMPV6_ROUTER_SOLICIT || msg[0] > TERN_ICMPV6_REDIRECT) {
         return -EBADMSG;
     }
-    switch (msg[0]) {
-    case TERN_ICMPV6_ROUTER_SOLICIT: {
-        tern_ndp_rs_repr_t rs;
-        if (tern_ndp_rs_parse(&rs, msg, len) < 0) {
-            return -EBADMSG;
-        }
+    uint8_t type = msg[0];
+    const uint8_t *options;
+    size_t options_len;
+    /* The checks of the message's own parse function (type, code, length, options). */
+    if (parse_fixed(msg, len, type, fixed_len[type - TERN_ICMPV6_ROUTER_SOLICIT], &options, &options_len) < 0) {
+        return -EBADMSG;
+    }
+    /* NS, NA and Redirect carry the Target Address at octet 8, a Redirect its
+     * Destination Address at 24 (§4.3-§4.5): read only once the fixed part is there. */
+    tern_ipv6_addr_t target;
+    tern_ipv6_addr_t destination;
+    if (type >= TERN_ICMPV6_NEIGHBOR_SOLICIT) {
+        memcpy(target.u8, msg + 8, 16);
+    }
+    bool from_unspecified = tern_ipv6_addr_is_unspecified(src);
+    bool ok;
+    switch (type) {
+    case TERN_ICMPV6_ROUTER_SOLICIT:
         /* §6.1.1 */
-        if (tern_ipv6_addr_is_unspecified(src) &&
-            has_option(rs.options, rs.options_len, TERN_NDP_OPT_SLLA)) {
-            return -EBADMSG;
-        }
-        return 0;
-    }
-    case TERN_ICMPV6_ROUTER_ADVERT: {
-        tern_ndp_ra_repr_t ra;
-        if (tern_ndp_ra_parse(&ra, msg, len) < 0) {
-            return -EBADMSG;
-        }
+        ok = !from_unspecified || !has_option(options, options_len, TERN_NDP_OPT_SLLA);
+        break;
+    case TERN_ICMPV6_ROUTER_ADVERT:
         /* §6.1.2 */
-        return tern_ipv6_addr_is_link_local(src) ? 0 : -EBADMSG;
-    }
-    case TERN_ICMPV6_NEIGHBOR_SOLICIT: {
-        tern_ndp_ns_repr_t ns;
-        if (tern_ndp_ns_parse(&ns, msg, len) < 0 || tern_ipv6_addr_is_multicast(&ns.target)) {
-            return -EBADMSG;
-        }
+        ok = tern_ipv6_addr_is_link_local(src);
+        break;
+    case TERN_ICMPV6_NEIGHBOR_SOLICIT:
         /* §7.1.1: a DAD probe goes to a solicited-node address and has no SLLA. */
-        if (tern_ipv6_addr_is_unspecified(src) &&
-            (!tern_ipv6_addr_is_solicited_node(dst) ||
-             has_option(ns.options, ns.options_len, TERN_NDP_OPT_SLLA))) {
-            return -EBADMSG;
-        }
-        return 0;
-    }
-    case TERN_ICMPV6_NEIGHBOR_ADVERT: {
-        tern_ndp_na_repr_t na;
-        if (tern_ndp_na_parse(&na, msg, len) < 0 || tern_ipv6_addr_is_multicast(&na.target)) {
-            return -EBADMSG;
-        }
+        ok = !tern_ipv6_addr_is_multicast(&target) &&
+             (!from_unspecified || (tern_ipv6_addr_is_solicited_node(dst) &&
+                                    !has_option(options, options_len, TERN_NDP_OPT_SLLA)));
+        break;
+    case TERN_ICMPV6_NEIGHBOR_ADVERT:
         /* §7.1.2 */
-        if (tern_ipv6_addr_is_multicast(dst) && (na.flags & TERN_NDP_NA_FLAG_SOLICITED) != 0) {
-            return -EBADMSG;
-        }
-        return 0;
-    }
-    case TERN_ICMPV6_REDIRECT: {
-        tern_ndp_redirect_repr_t rd;
-        if (tern_ndp_redirect_parse(&rd, msg, len) < 0) {
-            return -EBADMSG;
-        }
+        ok = !tern_ipv6_addr_is_multicast(&target) &&
+             (!tern_ipv6_addr_is_multicast(dst) || (msg[4] & TERN_NDP_NA_FLAG_SOLICITED) == 0);
+        break;
+    default: /* Redirect */
+        memcpy(destination.u8, msg + 24, 16);
         /* §8.1 */
-        if (!tern_ipv6_addr_is_link_local(src) || tern_ipv6_addr_is_multicast(&rd.destination)) {
-            return -EBADMSG;
-        }
-        if (!tern_ipv6_addr_is_link_local(&rd.target) &&
-            !tern_ipv6_addr_equal(&rd.target, &rd.destination)) {
-            return -EBADMSG;
-        }
-        return 0;
+        ok = tern_ipv6_addr_is_link_local(src) && !tern_ipv6_addr_is_multicast(&destination) &&
+             (tern_ipv6_addr_is_link_local(&target) || tern_ipv6_addr_equal(&target, &destination));
+        break;
     }
-    default:
-        return -EBADMSG;
-    }
+    return ok ? 0 : -EBADMSG;
 }
 
 /* ---- Option reprs --------------------------------------------------------------- */
