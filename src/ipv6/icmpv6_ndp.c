@@ -4,7 +4,10 @@
  * @brief ICMPv6 in the IPv6 module: echo (RFC 4443 §4), Neighbor
  *        Solicitation / Advertisement (RFC 4861 §7.1, §7.2) feeding the
  *        neighbor cache and DAD (RFC 4862 §5.4), and Redirect (RFC 4861 §8)
- *        feeding the destination cache; the dispatch of received ICMPv6.
+ *        feeding the destination cache; the dispatch of received ICMPv6;
+ *        the pieces every ND sender and receiver shares (our link-local
+ *        address, link-layer address options, NS/NA output), also used by
+ *        ndp_router.c and ndp_6lo.c.
  */
 #include <errno.h>
 #include <string.h>
@@ -13,13 +16,19 @@
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ndp.h"
 
-/** Room for one link-layer address option (EUI-64 + padding: 16 bytes). */
-#define LLADDR_OPT_MAX 16u
+const tern_ipv6_addr_t *ipv6_ndp_link_local(const tern_ipv6_if_t *ipif)
+{
+    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
+        const tern_ipv6_if_addr_t *a = &ipif->addrs.addrs[i];
+        if (a->used && a->state == TERN_IPV6_ADDR_PREFERRED && tern_ipv6_addr_is_link_local(&a->addr)) {
+            return &a->addr;
+        }
+    }
+    return NULL;
+}
 
-/* The link address carried by option @p type of @p options, cut to the
- * interface's address length. @return its length, 0 when absent. */
-static size_t find_lladdr(const tern_ipv6_if_t *ipif, const uint8_t *options, size_t len, uint8_t type,
-                          const uint8_t **addr)
+size_t ipv6_ndp_find_lladdr(const tern_ipv6_if_t *ipif, const uint8_t *options, size_t len, uint8_t type,
+                            const uint8_t **addr)
 {
     tern_ndp_opt_t opt;
     tern_ndp_opt_lladdr_t ll;
@@ -32,16 +41,50 @@ static size_t find_lladdr(const tern_ipv6_if_t *ipif, const uint8_t *options, si
     return want;
 }
 
-/* Our link-layer address option of @p type into @p buf. @return its length (0: none). */
-static size_t own_lladdr_option(const tern_ipv6_if_t *ipif, uint8_t type, uint8_t *buf)
+size_t ipv6_ndp_own_lladdr(const tern_ipv6_if_t *ipif, uint8_t type, uint8_t *buf)
 {
     const tern_netif_t *netif = ipif->netif;
     if (netif->l2addr_len == 0) {
         return 0;
     }
     tern_ndp_opt_lladdr_t ll = { .type = type, .addr = netif->l2addr, .addr_len = netif->l2addr_len };
-    int n = tern_ndp_opt_lladdr_emit(&ll, buf, LLADDR_OPT_MAX);
+    int n = tern_ndp_opt_lladdr_emit(&ll, buf, TERN_IPV6_NDP_LLADDR_OPT_MAX);
     return (n > 0) ? (size_t)n : 0u;
+}
+
+tern_pkt_t *ipv6_ndp_alloc(tern_ipv6_t *ip, size_t len)
+{
+    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, len, TERN_NETTYPE_ICMPV6);
+    if (msg == NULL) {
+        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
+    }
+    return msg;
+}
+
+int ipv6_ndp_send_nsna(tern_ipv6_if_t *ipif, uint8_t type, uint8_t na_flags, const tern_ipv6_addr_t *target,
+                       const uint8_t *options, size_t options_len, const tern_ipv6_addr_t *src,
+                       const tern_ipv6_addr_t *dst, const uint8_t *l2, size_t l2_len)
+{
+    tern_ipv6_t *ip = ipif->ip;
+    /* TERN_NDP_NS_LEN == TERN_NDP_NA_LEN: the same fixed part. */
+    tern_pkt_t *msg = ipv6_ndp_alloc(ip, TERN_NDP_NA_LEN + options_len);
+    if (msg == NULL) {
+        return -ENOMEM;
+    }
+    if (type == TERN_ICMPV6_NEIGHBOR_SOLICIT) {
+        const tern_ndp_ns_repr_t ns = { .target = *target, .options = options, .options_len = options_len };
+        (void)tern_ndp_ns_emit(&ns, msg->data, msg->size);
+    } else {
+        const tern_ndp_na_repr_t na = { .flags = na_flags, .target = *target, .options = options,
+                                        .options_len = options_len };
+        (void)tern_ndp_na_emit(&na, msg->data, msg->size);
+    }
+    if (l2 != NULL) {
+        (void)ipv6_output_l2(ip, ipif, src, dst, TERN_ICMPV6_NEXT_HEADER, TERN_IPV6_ND_HOP_LIMIT, msg, l2, l2_len);
+    } else {
+        (void)ipv6_output(ip, ipif, src, dst, TERN_ICMPV6_NEXT_HEADER, TERN_IPV6_ND_HOP_LIMIT, msg);
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------ echo */
@@ -72,19 +115,11 @@ static void echo_request(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
 static void send_na(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *target,
                     const tern_ipv6_addr_t *dst, uint8_t flags)
 {
-    uint8_t opt[LLADDR_OPT_MAX];
-    size_t opt_len = own_lladdr_option(ipif, TERN_NDP_OPT_TLLA, opt);
+    uint8_t opt[TERN_IPV6_NDP_LLADDR_OPT_MAX];
+    size_t opt_len = ipv6_ndp_own_lladdr(ipif, TERN_NDP_OPT_TLLA, opt);
     /* §7.2.4: a router sets the Router flag (else hosts drop it as a default router, §7.2.5). */
     uint8_t all = (uint8_t)(flags | (ipv6_is_router(ip) ? TERN_NDP_NA_FLAG_ROUTER : 0u));
-    tern_ndp_na_repr_t na = { .flags = all, .target = *target, .options = opt, .options_len = opt_len };
-    size_t len = tern_ndp_na_len(&na);
-    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, len, TERN_NETTYPE_ICMPV6);
-    if (msg == NULL) {
-        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
-        return;
-    }
-    (void)tern_ndp_na_emit(&na, msg->data, msg->size);
-    (void)ipv6_output(ip, ipif, target, dst, TERN_ICMPV6_NEXT_HEADER, TERN_IPV6_ND_HOP_LIMIT, msg);
+    (void)ipv6_ndp_send_nsna(ipif, TERN_ICMPV6_NEIGHBOR_ADVERT, all, target, opt, opt_len, target, dst, NULL, 0);
 }
 
 static void ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
@@ -115,7 +150,7 @@ static void ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_re
         return;
     }
     const uint8_t *slla = NULL;
-    size_t slla_len = find_lladdr(ipif, ns.options, ns.options_len, TERN_NDP_OPT_SLLA, &slla);
+    size_t slla_len = ipv6_ndp_find_lladdr(ipif, ns.options, ns.options_len, TERN_NDP_OPT_SLLA, &slla);
     if (slla_len > 0) {
         (void)tern_nc_lladdr_seen(&ipif->nc, &hdr->src, slla, slla_len, false, ipv6_now(ip));
     }
@@ -141,7 +176,7 @@ static void na_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_re
         return;
     }
     const uint8_t *tlla = NULL;
-    size_t tlla_len = find_lladdr(ipif, na.options, na.options_len, TERN_NDP_OPT_TLLA, &tlla);
+    size_t tlla_len = ipv6_ndp_find_lladdr(ipif, na.options, na.options_len, TERN_NDP_OPT_TLLA, &tlla);
     tern_nc_na_flags_t flags = {
         .router = (na.flags & TERN_NDP_NA_FLAG_ROUTER) != 0,
         .solicited = (na.flags & TERN_NDP_NA_FLAG_SOLICITED) != 0,
@@ -221,7 +256,7 @@ static void redirect_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_i
     /* §8.3: the Target Link-Layer Address creates or updates the target's
      * entry (STALE); IsRouter TRUE unless the target is the destination. */
     const uint8_t *tlla = NULL;
-    size_t tlla_len = find_lladdr(ipif, rd.options, rd.options_len, TERN_NDP_OPT_TLLA, &tlla);
+    size_t tlla_len = ipv6_ndp_find_lladdr(ipif, rd.options, rd.options_len, TERN_NDP_OPT_TLLA, &tlla);
     (void)tern_nc_redirect_received(&ipif->nc, &rd.target, tlla, tlla_len,
                                     !tern_ipv6_addr_equal(&rd.target, &rd.destination), now);
 }
@@ -231,21 +266,12 @@ static void redirect_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_i
 static void send_ns(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *target, const tern_ipv6_addr_t *dst,
                     const tern_ipv6_addr_t *src)
 {
-    tern_ipv6_t *ip = ipif->ip;
-    uint8_t opt[LLADDR_OPT_MAX];
+    uint8_t opt[TERN_IPV6_NDP_LLADDR_OPT_MAX];
     /* §7.1.1 / RFC 4862 §5.4.2: no SLLA option from the unspecified address. */
     size_t opt_len = (src != NULL && tern_ipv6_addr_is_unspecified(src))
                          ? 0u
-                         : own_lladdr_option(ipif, TERN_NDP_OPT_SLLA, opt);
-    tern_ndp_ns_repr_t ns = { .target = *target, .options = opt, .options_len = opt_len };
-    size_t len = tern_ndp_ns_len(&ns);
-    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, len, TERN_NETTYPE_ICMPV6);
-    if (msg == NULL) {
-        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
-        return;
-    }
-    (void)tern_ndp_ns_emit(&ns, msg->data, msg->size);
-    (void)ipv6_output(ip, ipif, src, dst, TERN_ICMPV6_NEXT_HEADER, TERN_IPV6_ND_HOP_LIMIT, msg);
+                         : ipv6_ndp_own_lladdr(ipif, TERN_NDP_OPT_SLLA, opt);
+    (void)ipv6_ndp_send_nsna(ipif, TERN_ICMPV6_NEIGHBOR_SOLICIT, 0, target, opt, opt_len, src, dst, NULL, 0);
 }
 
 /*

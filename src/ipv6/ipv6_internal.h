@@ -162,6 +162,52 @@ void ipv6_ndp_send_ns(void *ctx, const tern_nc_entry_t *e, bool unicast);
 /** Address-table callback: send a DAD NS for @p target. */
 void ipv6_ndp_send_dad_ns(void *ctx, const tern_ipv6_addr_t *target);
 
+/* Shared by the ND senders and receivers (icmpv6_ndp.c, ndp_router.c, ndp_6lo.c), in icmpv6_ndp.c. */
+
+/** Room for one link-layer address option of ours: type, length and the address, padded to 8
+ *  octets (RFC 4861 §4.6.1; an EUI-64: 16 bytes, RFC 4944 §8). */
+#define TERN_IPV6_NDP_LLADDR_OPT_MAX ((2u + TERN_CONF_L2ADDR_MAX + 7u) / 8u * 8u)
+
+/** Our preferred link-local address on @p ipif, or NULL (RFC 4861 §6.2.2, §6.3.7; RFC 6775 §6.5.2). */
+const tern_ipv6_addr_t *ipv6_ndp_link_local(const tern_ipv6_if_t *ipif);
+
+/**
+ * Our Source or Target Link-Layer Address option (@p type) into @p buf of
+ * TERN_IPV6_NDP_LLADDR_OPT_MAX bytes (RFC 4861 §4.6.1).
+ * @return its length; 0 when the link has no addresses.
+ */
+size_t ipv6_ndp_own_lladdr(const tern_ipv6_if_t *ipif, uint8_t type, uint8_t *buf);
+
+/**
+ * The link address carried by the first option of @p type (SLLA or TLLA) in
+ * the checked option area @p options, cut to the interface's address length.
+ * @param[out] addr  the address, valid while @p options is
+ * @return its length; 0 when the option is absent, too short, or the link
+ *         has no addresses.
+ */
+size_t ipv6_ndp_find_lladdr(const tern_ipv6_if_t *ipif, const uint8_t *options, size_t len, uint8_t type,
+                            const uint8_t **addr);
+
+/**
+ * A new ND message of @p len bytes for the emit functions of wire/ndp.h.
+ * @return the snip; NULL when the packet buffer is full (counted as tx_nomem).
+ */
+tern_pkt_t *ipv6_ndp_alloc(tern_ipv6_t *ip, size_t len);
+
+/**
+ * Send a Neighbor Solicitation or Advertisement (@p type; the two share their
+ * fixed part, RFC 4861 §4.3, §4.4) for @p target with @p options, from @p src
+ * (NULL: source selection) to @p dst with hop limit 255, to the link address
+ * @p l2 of @p l2_len bytes without routing or resolution (RFC 6775 §6.5.2),
+ * or resolved as usual (@p l2 NULL).
+ * @param na_flags  TERN_NDP_NA_FLAG_* of an NA; ignored for an NS
+ * @return 0 when the message went to ipv6_output(); -ENOMEM when it could not
+ *         be allocated (counted as tx_nomem).
+ */
+int ipv6_ndp_send_nsna(tern_ipv6_if_t *ipif, uint8_t type, uint8_t na_flags, const tern_ipv6_addr_t *target,
+                       const uint8_t *options, size_t options_len, const tern_ipv6_addr_t *src,
+                       const tern_ipv6_addr_t *dst, const uint8_t *l2, size_t l2_len);
+
 /** Protocol randomness (xorshift, not cryptographic). */
 uint32_t ipv6_random(tern_ipv6_t *ip);
 

@@ -45,8 +45,8 @@
 #define TID_INITIAL 240u
 /** ND option type of the (E)ARO (RFC 6775 §4.1). */
 #define ARO_TYPE TERN_NDP_OPT_ARO
-/** Room for the options we put in an NS or NA: SLLAO (16) + EARO with the largest ROVR (40). */
-#define OPTIONS_MAX 56u
+/** Room for the options we put in an NS or NA: SLLAO + EARO with the largest ROVR (40). */
+#define OPTIONS_MAX (TERN_IPV6_NDP_LLADDR_OPT_MAX + 40u)
 
 /* ------------------------------------------------------------ public helpers */
 
@@ -100,18 +100,6 @@ uint8_t tern_ipv6_6lo_tid_next(uint8_t tid)
 }
 
 /* ------------------------------------------------------------ helpers */
-
-/* Our preferred link-local address on @p ipif, or NULL. */
-static const tern_ipv6_addr_t *own_link_local(const tern_ipv6_if_t *ipif)
-{
-    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
-        const tern_ipv6_if_addr_t *a = &ipif->addrs.addrs[i];
-        if (a->used && a->state == TERN_IPV6_ADDR_PREFERRED && tern_ipv6_addr_is_link_local(&a->addr)) {
-            return &a->addr;
-        }
-    }
-    return NULL;
-}
 
 /*
  * The link address an interface identifier was formed from (RFC 4944 §6,
@@ -289,27 +277,17 @@ static void binding_restart(tern_ipv6_6lo_t *lp, tern_ipv6_6lo_binding_t *b, uin
  */
 static void send_registration(tern_ipv6_if_t *ipif, const tern_ipv6_6lo_binding_t *b, uint16_t lifetime_min)
 {
-    tern_ipv6_t *ip = ipif->ip;
     uint8_t options[OPTIONS_MAX];
-    size_t n = 0;
-    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = ipif->netif->l2addr,
-                                 .addr_len = ipif->netif->l2addr_len };
-    int r = tern_ndp_opt_lladdr_emit(&ll, options, sizeof(options));
-    n += (r > 0) ? (size_t)r : 0u;
+    size_t n = ipv6_ndp_own_lladdr(ipif, TERN_NDP_OPT_SLLA, options);
     tern_ndp_6lo_aro_t aro = { .status = 0, .extended = true, .tid = b->tid, .lifetime = lifetime_min,
                                .rovr_len = 8 };
     own_eui64(ipif, aro.rovr);
-    r = tern_ndp_6lo_aro_emit(&aro, options + n, sizeof(options) - n);
+    int r = tern_ndp_6lo_aro_emit(&aro, options + n, sizeof(options) - n);
     n += (r > 0) ? (size_t)r : 0u;
-    tern_ndp_ns_repr_t ns = { .target = b->addr, .options = options, .options_len = n };
-    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, tern_ndp_ns_len(&ns), TERN_NETTYPE_ICMPV6);
-    if (msg == NULL) {
-        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
-        return;
+    if (ipv6_ndp_send_nsna(ipif, TERN_ICMPV6_NEIGHBOR_SOLICIT, 0, &b->addr, options, n, &b->addr, &b->router, NULL,
+                           0) == 0) {
+        ipv6_count(ipif->ip, TERN_IPV6_6LO_REG_SENT);
     }
-    (void)tern_ndp_ns_emit(&ns, msg->data, msg->size);
-    ipv6_count(ip, TERN_IPV6_6LO_REG_SENT);
-    (void)ipv6_output(ip, ipif, &b->addr, &b->router, TERN_ICMPV6_NEXT_HEADER, TERN_IPV6_ND_HOP_LIMIT, msg);
 }
 
 void ipv6_6lo_sync(tern_ipv6_if_t *ipif)
@@ -521,7 +499,6 @@ static void send_registration_answer(tern_ipv6_if_t *ipif, const tern_ipv6_repr_
                                      const tern_ndp_6lo_aro_t *request, uint8_t status, const uint8_t *l2addr,
                                      size_t l2_len)
 {
-    tern_ipv6_t *ip = ipif->ip;
     tern_ndp_6lo_aro_t aro = *request;
     aro.status = status;
     uint8_t options[OPTIONS_MAX];
@@ -529,23 +506,15 @@ static void send_registration_answer(tern_ipv6_if_t *ipif, const tern_ipv6_repr_
     if (r < 0) {
         return; /* parsed above: cannot fail */
     }
-    tern_ndp_na_repr_t na = { .flags = TERN_NDP_NA_FLAG_ROUTER | TERN_NDP_NA_FLAG_SOLICITED, .target = *target,
-                              .options = options, .options_len = (size_t)r };
     tern_ipv6_addr_t dst = hdr->src;
     if (status != TERN_NDP_6LO_STATUS_SUCCESS && aro.rovr_len == 8) {
         dst = (tern_ipv6_addr_t){ { 0xfe, 0x80 } };
         memcpy(&dst.u8[8], aro.rovr, 8);
         dst.u8[8] ^= 0x02u; /* RFC 4291 App. A: modified EUI-64 */
     }
-    const tern_ipv6_addr_t *src = own_link_local(ipif);
-    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, tern_ndp_na_len(&na), TERN_NETTYPE_ICMPV6);
-    if (msg == NULL) {
-        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
-        return;
-    }
-    (void)tern_ndp_na_emit(&na, msg->data, msg->size);
-    (void)ipv6_output_l2(ip, ipif, (src != NULL) ? src : &hdr->dst, &dst, TERN_ICMPV6_NEXT_HEADER,
-                         TERN_IPV6_ND_HOP_LIMIT, msg, l2addr, l2_len);
+    const tern_ipv6_addr_t *src = ipv6_ndp_link_local(ipif);
+    (void)ipv6_ndp_send_nsna(ipif, TERN_ICMPV6_NEIGHBOR_ADVERT, TERN_NDP_NA_FLAG_ROUTER | TERN_NDP_NA_FLAG_SOLICITED,
+                             target, options, (size_t)r, (src != NULL) ? src : &hdr->dst, &dst, l2addr, l2_len);
 }
 
 /* ------------------------------------------------------------ receive */
@@ -559,8 +528,8 @@ bool ipv6_6lo_ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     tern_ndp_ns_repr_t ns;
     tern_ndp_opt_t opt;
     tern_ndp_6lo_aro_t aro;
-    tern_ndp_opt_lladdr_t ll;
-    size_t want = ipif->netif->l2addr_len;
+    const uint8_t *l2 = NULL;
+    size_t l2_len = 0;
     unsigned reject = TERN_IPV6_STAT_NUMOF;
     if (hdr->hop_limit != TERN_IPV6_ND_HOP_LIMIT) {
         reject = TERN_IPV6_6LO_BAD_HOP_LIMIT; /* RFC 4861 §7.1.1: it may come from off-link */
@@ -576,8 +545,7 @@ bool ipv6_6lo_ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         reject = TERN_IPV6_6LO_BAD_SOURCE; /* RFC 6775 §6.5.1: ARO from :: is ignored */
     } else if (tern_ipv6_addr_is_multicast(&hdr->dst)) {
         reject = TERN_IPV6_6LO_MULTICAST_DST; /* RFC 6775 §5.5.1: registrations are unicast */
-    } else if (want == 0 || tern_ndp_opt_find(ns.options, ns.options_len, TERN_NDP_OPT_SLLA, &opt) != 1 ||
-               tern_ndp_opt_lladdr_parse(&ll, &opt) < 0 || ll.addr_len < want) {
+    } else if ((l2_len = ipv6_ndp_find_lladdr(ipif, ns.options, ns.options_len, TERN_NDP_OPT_SLLA, &l2)) == 0) {
         reject = TERN_IPV6_6LO_NO_SLLAO; /* RFC 6775 §6.5.1: no SLLAO, no entry */
     }
     if (reject != TERN_IPV6_STAT_NUMOF) {
@@ -586,8 +554,8 @@ bool ipv6_6lo_ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     }
     /* RFC 8505 §5.5: an EARO registers the Target; an RFC 6775 ARO the source (§5.5.1). */
     const tern_ipv6_addr_t *registered = aro.extended ? &ns.target : &hdr->src;
-    uint8_t status = registration(ipif, registered, &aro, ll.addr, want, ipv6_now(ip));
-    send_registration_answer(ipif, hdr, &ns.target, &aro, status, ll.addr, want);
+    uint8_t status = registration(ipif, registered, &aro, l2, l2_len, ipv6_now(ip));
+    send_registration_answer(ipif, hdr, &ns.target, &aro, status, l2, l2_len);
     return true;
 }
 
@@ -744,7 +712,7 @@ size_t ipv6_6lo_ra_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len)
     size_t n = 0;
     uint8_t cid = 0;
     bool changed = false;
-    const tern_ipv6_addr_t *border = own_link_local(ipif);
+    const tern_ipv6_addr_t *border = ipv6_ndp_link_local(ipif);
     for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS && cid < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
         if (!ipv6_rd_advertised_prefix(ipif, i)) {
             continue;

@@ -68,51 +68,21 @@
 #define ADV_VALID_LIFETIME_S 86400u
 #define ADV_PREFERRED_LIFETIME_S 14400u
 
-/** Room for one link-layer address option (EUI-64 + padding: 16 bytes). */
-#define LLADDR_OPT_MAX 16u
-
 #define NEVER UINT64_MAX
 #define US_PER_S 1000000u
 
 /* ------------------------------------------------------------ helpers */
 
-/* Our preferred link-local address on @p ipif, or NULL (§6.2.2: RAs need one; §6.3.7: RSs use it). */
-static const tern_ipv6_addr_t *preferred_link_local(const tern_ipv6_if_t *ipif)
-{
-    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
-        const tern_ipv6_if_addr_t *a = &ipif->addrs.addrs[i];
-        if (a->used && a->state == TERN_IPV6_ADDR_PREFERRED && tern_ipv6_addr_is_link_local(&a->addr)) {
-            return &a->addr;
-        }
-    }
-    return NULL;
-}
-
-/* Our Source Link-Layer Address option into @p buf. @return its length (0: the link has no addresses). */
-static size_t own_slla(const tern_ipv6_if_t *ipif, uint8_t *buf)
-{
-    const tern_netif_t *netif = ipif->netif;
-    if (netif->l2addr_len == 0) {
-        return 0;
-    }
-    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = netif->l2addr, .addr_len = netif->l2addr_len };
-    int n = tern_ndp_opt_lladdr_emit(&ll, buf, LLADDR_OPT_MAX);
-    return (n > 0) ? (size_t)n : 0u;
-}
-
 /* The SLLA option's address in @p options, cut to the link's length, into the cache (§6.2.6, §6.3.4). */
 static void learn_slla(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, const uint8_t *options,
                        size_t len, bool from_router)
 {
-    tern_ndp_opt_t opt;
-    tern_ndp_opt_lladdr_t ll;
-    size_t want = ipif->netif->l2addr_len;
-    if (want == 0 || tern_ipv6_addr_is_unspecified(src) ||
-        tern_ndp_opt_find(options, len, TERN_NDP_OPT_SLLA, &opt) != 1 ||
-        tern_ndp_opt_lladdr_parse(&ll, &opt) < 0 || ll.addr_len < want) {
+    const uint8_t *l2 = NULL;
+    size_t l2_len = ipv6_ndp_find_lladdr(ipif, options, len, TERN_NDP_OPT_SLLA, &l2);
+    if (l2_len == 0 || tern_ipv6_addr_is_unspecified(src)) {
         return;
     }
-    (void)tern_nc_lladdr_seen(&ipif->nc, src, ll.addr, want, from_router, ipv6_now(ipif->ip));
+    (void)tern_nc_lladdr_seen(&ipif->nc, src, l2, l2_len, from_router, ipv6_now(ipif->ip));
 }
 
 /* A uniformly random time in [0, @p max_us]. */
@@ -164,16 +134,15 @@ static void send_rs(tern_ipv6_if_t *ipif)
     tern_ipv6_t *ip = ipif->ip;
     const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
     tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
-    const tern_ipv6_addr_t *src = preferred_link_local(ipif);
+    const tern_ipv6_addr_t *src = ipv6_ndp_link_local(ipif);
     if (src != NULL && !tern_ipv6_addr_is_unspecified(&ipif->rd.rs_dst)) {
         all_routers = ipif->rd.rs_dst;
     }
-    uint8_t opt[LLADDR_OPT_MAX];
-    size_t opt_len = (src != NULL) ? own_slla(ipif, opt) : 0u;
+    uint8_t opt[TERN_IPV6_NDP_LLADDR_OPT_MAX];
+    size_t opt_len = (src != NULL) ? ipv6_ndp_own_lladdr(ipif, TERN_NDP_OPT_SLLA, opt) : 0u;
     tern_ndp_rs_repr_t rs = { .options = opt, .options_len = opt_len };
-    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, tern_ndp_rs_len(&rs), TERN_NETTYPE_ICMPV6);
+    tern_pkt_t *msg = ipv6_ndp_alloc(ip, tern_ndp_rs_len(&rs));
     if (msg == NULL) {
-        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
         return;
     }
     (void)tern_ndp_rs_emit(&rs, msg->data, msg->size);
@@ -227,8 +196,8 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
 {
     tern_ipv6_t *ip = ipif->ip;
     const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
-    uint8_t slla[LLADDR_OPT_MAX];
-    size_t slla_len = own_slla(ipif, slla);
+    uint8_t slla[TERN_IPV6_NDP_LLADDR_OPT_MAX];
+    size_t slla_len = ipv6_ndp_own_lladdr(ipif, TERN_NDP_OPT_SLLA, slla);
     size_t options_len = slla_len + TERN_NDP_OPT_MTU_LEN;
     for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
         options_len += advertised_prefix(ipif, i) ? TERN_NDP_OPT_PREFIX_INFO_LEN : 0u;
@@ -239,10 +208,8 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
     }
     size_t lowpan_len = ipv6_6lo_ra_options(ipif, NULL, 0);
     options_len += lowpan_len;
-    tern_pkt_t *msg = tern_pktbuf_add(ipv6_pktbuf(ip), NULL, NULL, TERN_NDP_RA_LEN + options_len,
-                                      TERN_NETTYPE_ICMPV6);
+    tern_pkt_t *msg = ipv6_ndp_alloc(ip, TERN_NDP_RA_LEN + options_len);
     if (msg == NULL) {
-        ipv6_count(ip, TERN_IPV6_TX_NOMEM);
         return;
     }
     /* Options written in place after the fixed part; emit then copies them onto themselves. */
@@ -394,7 +361,7 @@ void ipv6_rd_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
         }
         return;
     }
-    const tern_ipv6_addr_t *src = preferred_link_local(ipif);
+    const tern_ipv6_addr_t *src = ipv6_ndp_link_local(ipif);
     if (src == NULL) {
         return; /* §6.2.2: no RA before the link-local address is usable; ipv6_rd_addr_ready() resumes */
     }
@@ -442,7 +409,7 @@ void ipv6_ndp_rs_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     }
     /* §6.2.6: the solicitor's SLLA updates the cache (STALE), IsRouter left alone. */
     learn_slla(ipif, &hdr->src, rs.options, rs.options_len, false);
-    const tern_ipv6_addr_t *own = preferred_link_local(ipif);
+    const tern_ipv6_addr_t *own = ipv6_ndp_link_local(ipif);
     if (ipif->lowpan.enabled && own != NULL && !tern_ipv6_addr_is_unspecified(&hdr->src)) {
         /* RFC 6775 §6.3: a 6LR answers an RS with a unicast RA (the
          * solicitor's link address: its SLLAO, or its IID, RFC 4944 §6). */
@@ -646,7 +613,7 @@ static void set_router(tern_ipv6_t *ip, bool router)
             continue;
         }
         /* §6.2.5: a final RA with Router Lifetime 0 (one of up to MAX_FINAL_RTR_ADVERTISEMENTS). */
-        const tern_ipv6_addr_t *src = preferred_link_local(ipif);
+        const tern_ipv6_addr_t *src = ipv6_ndp_link_local(ipif);
         if (src != NULL && ipif->rd.last_ra_us != NEVER) {
             send_ra(ipif, src, 0, NULL);
         }
