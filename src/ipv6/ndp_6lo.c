@@ -154,31 +154,23 @@ static bool carries_aro(const uint8_t *b, size_t len, size_t fixed)
     return false;
 }
 
-/* A default router of @p ipif (RFC 4861 §6.3.4 default router list: ::/0 routes). */
-static bool default_router(const tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, tern_ipv6_addr_t *out, uint64_t now)
+/*
+ * A default router of @p ipif (RFC 4861 §6.3.4 default router list: the
+ * unexpired ::/0 routes via a router), the first from table slot @p from on;
+ * @p addr NULL: any, else that router. @return its slot, or TERN_CONF_FIB_SIZE.
+ */
+static size_t default_router(const tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, size_t from,
+                             const tern_ipv6_addr_t *addr, uint64_t now)
 {
-    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+    for (size_t i = from; i < TERN_CONF_FIB_SIZE; i++) {
         const tern_fib_route_t *r = &ip->fib.routes[i];
         if (r->used && r->len == 0 && r->if_index == ipif->netif->index && r->expires_us > now &&
-            !tern_ipv6_addr_is_unspecified(&r->next_hop)) {
-            *out = r->next_hop;
-            return true;
+            !tern_ipv6_addr_is_unspecified(&r->next_hop) &&
+            (addr == NULL || tern_ipv6_addr_equal(&r->next_hop, addr))) {
+            return i;
         }
     }
-    return false;
-}
-
-static bool is_default_router(const tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *addr,
-                              uint64_t now)
-{
-    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
-        const tern_fib_route_t *r = &ip->fib.routes[i];
-        if (r->used && r->len == 0 && r->if_index == ipif->netif->index && r->expires_us > now &&
-            tern_ipv6_addr_equal(&r->next_hop, addr)) {
-            return true;
-        }
-    }
-    return false;
+    return TERN_CONF_FIB_SIZE;
 }
 
 /* ------------------------------------------------------------ contexts */
@@ -306,7 +298,7 @@ void ipv6_6lo_sync(tern_ipv6_if_t *ipif)
             continue;
         }
         const tern_ipv6_if_addr_t *a = tern_ipv6_addrs_find(&ipif->addrs, &b->addr);
-        bool router_ok = is_default_router(ip, ipif, &b->router, now);
+        bool router_ok = default_router(ip, ipif, 0, &b->router, now) < TERN_CONF_FIB_SIZE;
         if (a != NULL && a->state != TERN_IPV6_ADDR_DUPLICATE && router_ok) {
             continue;
         }
@@ -326,10 +318,9 @@ void ipv6_6lo_sync(tern_ipv6_if_t *ipif)
         if (!a->used || a->state == TERN_IPV6_ADDR_DUPLICATE || tern_ipv6_addr_is_link_local(&a->addr)) {
             continue;
         }
-        for (size_t k = 0; k < TERN_CONF_FIB_SIZE; k++) {
+        for (size_t k = 0; (k = default_router(ip, ipif, k, NULL, now)) < TERN_CONF_FIB_SIZE; k++) {
             const tern_fib_route_t *r = &ip->fib.routes[k];
-            if (!r->used || r->len != 0 || r->if_index != ipif->netif->index || r->expires_us <= now ||
-                tern_ipv6_addr_is_unspecified(&r->next_hop) || binding_find(lp, &a->addr, &r->next_hop) != NULL) {
+            if (binding_find(lp, &a->addr, &r->next_hop) != NULL) {
                 continue;
             }
             tern_ipv6_6lo_binding_t *b = NULL;
@@ -768,7 +759,14 @@ void ipv6_6lo_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t
     uint8_t l2[TERN_CONF_L2ADDR_MAX];
     size_t l2_len = 0;
     /* RFC 6775 §5.6: a host sends everything but link-local traffic to a default router. */
-    bool routed = ipv6_is_router(ip) || tern_ipv6_addr_is_link_local(&hop) || default_router(ip, ipif, &hop, now);
+    bool routed = ipv6_is_router(ip) || tern_ipv6_addr_is_link_local(&hop);
+    if (!routed) {
+        size_t k = default_router(ip, ipif, 0, NULL, now);
+        routed = k < TERN_CONF_FIB_SIZE;
+        if (routed) {
+            hop = ip->fib.routes[k].next_hop;
+        }
+    }
     const tern_ipv6_6lo_reg_t *e = ipv6_is_router(ip) ? reg_find(&ipif->lowpan, &hop, now) : NULL;
     const tern_nc_entry_t *n = tern_nc_lookup(&ipif->nc, &hop);
     if (!routed) {
