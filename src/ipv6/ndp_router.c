@@ -53,6 +53,7 @@
 #define LOWPAN_MAX_RTR_SOLICITATION_INTERVAL_US 60000000u
 /** Largest Reachable Time a router may advertise (§6.2.1), ms: bounds the arithmetic. */
 #define MAX_REACHABLE_TIME_MS 3600000u
+_Static_assert(MAX_REACHABLE_TIME_MS * 1000ull < UINT32_MAX, "a Reachable Time in us fits random_us()");
 /** @} */
 
 /** Default BaseReachableTime (§10), ms. */
@@ -85,10 +86,12 @@ static void learn_slla(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, const 
     (void)tern_nc_lladdr_seen(&ipif->nc, src, l2, l2_len, from_router, ipv6_now(ipif->ip));
 }
 
-/* A uniformly random time in [0, @p max_us]. */
-static uint64_t random_us(tern_ipv6_t *ip, uint64_t max_us)
+/* A uniformly random time in [0, @p max_us]: 32 bits suffice (the largest
+ * range is a Reachable Time of MAX_REACHABLE_TIME_MS, 3.6e9 us), so the
+ * modulo is one hardware division, not a 64-bit one (tern/div64.h). */
+static uint32_t random_us(tern_ipv6_t *ip, uint32_t max_us)
 {
-    return tern_umod64(ipv6_random(ip), max_us + 1u); /* tern/div64.h */
+    return ipv6_random(ip) % (max_us + 1u);
 }
 
 /* Absolute end of a lifetime of @p s seconds (all ones: infinite). */
@@ -298,8 +301,9 @@ static void start_advertising(tern_ipv6_if_t *ipif)
  * at most MAX_INITIAL_RTR_ADVERT_INTERVAL while the first few go. */
 static uint64_t next_unsolicited_interval(tern_ipv6_if_t *ipif)
 {
-    const uint64_t min = (uint64_t)TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL * US_PER_S;
-    const uint64_t max = (uint64_t)TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL * US_PER_S;
+    /* At most 1800 s (config.h, RFC 4861 §6.2.1): 1.8e9 us fit 32 bits. */
+    const uint32_t min = TERN_CONF_IPV6_MIN_RTR_ADV_INTERVAL * US_PER_S;
+    const uint32_t max = TERN_CONF_IPV6_MAX_RTR_ADV_INTERVAL * US_PER_S;
     uint64_t interval = min + random_us(ipif->ip, max - min);
     if (ipif->rd.sent < MAX_INITIAL_RTR_ADVERTISEMENTS && interval > MAX_INITIAL_RTR_ADVERT_INTERVAL_US) {
         interval = MAX_INITIAL_RTR_ADVERT_INTERVAL_US;
@@ -489,9 +493,10 @@ static void set_base_reachable(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, uint32_t m
         return;
     }
     ipif->rd.base_reachable_ms = ms;
-    uint64_t base_us = (uint64_t)ms * 1000u;
-    uint64_t reachable = base_us / 2u + random_us(ip, base_us);
-    ipif->nc.reachable_time_us = (reachable > UINT32_MAX) ? UINT32_MAX : (uint32_t)reachable;
+    uint32_t base_us = ms * 1000u; /* at most 3.6e9 */
+    uint32_t half = base_us / 2u;
+    uint32_t r = random_us(ip, base_us);
+    ipif->nc.reachable_time_us = (r > UINT32_MAX - half) ? UINT32_MAX : half + r;
 }
 
 /*

@@ -276,6 +276,23 @@ static void test_ra__zero_lifetimes_remove_router_and_prefix(void **state)
     assert_int_equal(counter(TERN_IPV6_RA_RECEIVED), 2);
 }
 
+/* §6.2.1: a Reachable Time above an hour is taken as an hour; ReachableTime is then
+ * uniformly in [0.5, 1.5] x 3 600 000 ms (§6.3.2), which ends at UINT32_MAX microseconds. */
+static void test_ra__reachable_time_above_an_hour_capped(void **state)
+{
+    (void)state;
+    settle();
+    tern_ndp_ra_repr_t ra = { .router_lifetime = 0, .reachable_time = UINT32_MAX };
+    uint8_t msg[32];
+    int n = tern_ndp_ra_emit(&ra, msg, sizeof(msg));
+    assert_true(n > 0);
+    uint8_t pkt[128];
+    receive(pkt, build_icmp(pkt, PEER_LL, "ff02::1", 255, msg, (size_t)n));
+    tern_ipv6_link_params_t p = link_params();
+    assert_int_equal(p.base_reachable_ms, 3600000u);
+    assert_true(p.reachable_time_us >= 1800000u * MS);
+}
+
 static void test_ra__invalid_dropped_and_counted(void **state)
 {
     (void)state;
@@ -549,6 +566,7 @@ int main(void)
         T(test_ra__default_route_prefix_slaac_and_parameters),
         T(test_ra__lifetimes_expire),
         T(test_ra__zero_lifetimes_remove_router_and_prefix),
+        T(test_ra__reachable_time_above_an_hour_capped),
         T(test_ra__invalid_dropped_and_counted),
         T(test_router__unsolicited_advertisements_with_prefix),
         T(test_router__answers_rs_within_half_second_rate_limited),
