@@ -41,19 +41,12 @@ static int receiver_identifier(const tern_pkt_t *msg)
     return (int)(((unsigned)q[4] << 8) | q[5]);
 }
 
-bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg)
+/* Hand @p msg, as [ICMPV6, IPV6, NETIF] rebuilt from @p hdr and @p ipif, to the
+ * receivers of (ICMPV6, @p demux). Consumes @p msg. */
+static void deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg,
+                    uint32_t demux)
 {
-    int id = receiver_identifier(msg);
-    if (id < 0) {
-        return false;
-    }
-    tern_stack_t *stack = ip->module.stack;
     tern_pktbuf_t *pb = ipv6_pktbuf(ip);
-    if (tern_netreg_num(&stack->netreg, TERN_NETTYPE_ICMPV6, (uint32_t)id) == 0) {
-        ipv6_count(ip, TERN_IPV6_ICMP_NO_LISTENER);
-        tern_pktbuf_release(pb, msg);
-        return true;
-    }
     tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, NULL, 0, NULL, 0);
     tern_pkt_t *ip_snip = (netif != NULL) ? tern_pktbuf_add(pb, netif, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6)
                                           : NULL;
@@ -61,7 +54,7 @@ bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         ipv6_count(ip, TERN_IPV6_RX_NOMEM);
         tern_pktbuf_release(pb, netif);
         tern_pktbuf_release(pb, msg);
-        return true;
+        return;
     }
     tern_netif_hdr_get(netif)->if_index = ipif->netif->index;
     tern_ipv6_repr_t copy = *hdr;
@@ -69,7 +62,21 @@ bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     (void)tern_ipv6_emit(&copy, ip_snip->data, ip_snip->size);
     msg->type = TERN_NETTYPE_ICMPV6;
     msg->next = ip_snip;
-    (void)tern_netapi_dispatch_receive(stack, TERN_NETTYPE_ICMPV6, (uint32_t)id, msg);
+    (void)tern_netapi_dispatch_receive(ip->module.stack, TERN_NETTYPE_ICMPV6, demux, msg);
+}
+
+bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg)
+{
+    int id = receiver_identifier(msg);
+    if (id < 0) {
+        return false;
+    }
+    if (tern_netreg_num(&ip->module.stack->netreg, TERN_NETTYPE_ICMPV6, (uint32_t)id) == 0) {
+        ipv6_count(ip, TERN_IPV6_ICMP_NO_LISTENER);
+        tern_pktbuf_release(ipv6_pktbuf(ip), msg);
+        return true;
+    }
+    deliver(ip, ipif, hdr, msg, (uint32_t)id);
     return true;
 }
 
@@ -77,26 +84,9 @@ bool ipv6_icmpv6_deliver_type(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_
 {
     const uint8_t *b = msg->data;
     uint32_t demux = TERN_IPV6_ICMPV6_TYPE_DEMUX(b[0]);
-    tern_stack_t *stack = ip->module.stack;
-    if (tern_icmpv6_is_error(b[0]) || tern_netreg_num(&stack->netreg, TERN_NETTYPE_ICMPV6, demux) == 0) {
+    if (tern_icmpv6_is_error(b[0]) || tern_netreg_num(&ip->module.stack->netreg, TERN_NETTYPE_ICMPV6, demux) == 0) {
         return false;
     }
-    tern_pktbuf_t *pb = ipv6_pktbuf(ip);
-    tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, NULL, 0, NULL, 0);
-    tern_pkt_t *ip_snip = (netif != NULL) ? tern_pktbuf_add(pb, netif, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6)
-                                          : NULL;
-    if (ip_snip == NULL) {
-        ipv6_count(ip, TERN_IPV6_RX_NOMEM);
-        tern_pktbuf_release(pb, netif);
-        tern_pktbuf_release(pb, msg);
-        return true;
-    }
-    tern_netif_hdr_get(netif)->if_index = ipif->netif->index;
-    tern_ipv6_repr_t copy = *hdr;
-    copy.payload_len = (uint16_t)msg->size;
-    (void)tern_ipv6_emit(&copy, ip_snip->data, ip_snip->size);
-    msg->type = TERN_NETTYPE_ICMPV6;
-    msg->next = ip_snip;
-    (void)tern_netapi_dispatch_receive(stack, TERN_NETTYPE_ICMPV6, demux, msg);
+    deliver(ip, ipif, hdr, msg, demux);
     return true;
 }
