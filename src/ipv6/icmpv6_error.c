@@ -58,6 +58,21 @@ static bool is_icmpv6_error(const tern_ipv6_repr_t *hdr, const uint8_t *after_hd
            tern_icmpv6_is_error(after_hdr[walk.offset]);
 }
 
+/* The first bytes of the snips @p wire[0..n), up to @p limit, into @p out. @return their count. */
+static size_t gather(const tern_pkt_t *const *wire, size_t n, uint8_t *out, size_t limit)
+{
+    size_t copied = 0;
+    for (size_t i = 0; i < n && copied < limit; i++) {
+        size_t take = wire[i]->size;
+        if (take > limit - copied) {
+            take = limit - copied;
+        }
+        memcpy(&out[copied], wire[i]->data, take);
+        copied += take;
+    }
+    return copied;
+}
+
 /*
  * Answer the invoking packet, whose snips (interface header left out) are
  * @p wire[0..n) in wire order, with ICMPv6 @p type / @p code / @p param out
@@ -88,15 +103,7 @@ static void send_error(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_pkt_t *
         total += wire[i]->size;
     }
     uint8_t first[TERN_IPV6_HDR_LEN + 64];
-    size_t peek = 0;
-    for (size_t i = 0; i < n && peek < sizeof(first); i++) {
-        size_t take = wire[i]->size;
-        if (take > sizeof(first) - peek) {
-            take = sizeof(first) - peek;
-        }
-        memcpy(&first[peek], wire[i]->data, take);
-        peek += take;
-    }
+    size_t peek = gather(wire, n, first, sizeof(first));
     if ((multicast && !exception) || tern_ipv6_addr_is_unspecified(&hdr.src) ||
         tern_ipv6_addr_is_multicast(&hdr.src) ||
         is_icmpv6_error(&hdr, &first[TERN_IPV6_HDR_LEN], peek - TERN_IPV6_HDR_LEN)) {
@@ -118,15 +125,7 @@ static void send_error(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_pkt_t *
         return;
     }
     uint8_t *out = (uint8_t *)msg->data + TERN_ICMPV6_FIXED_LEN;
-    size_t copied = 0;
-    for (size_t i = 0; i < n && copied < fit; i++) {
-        size_t take = wire[i]->size;
-        if (take > fit - copied) {
-            take = fit - copied;
-        }
-        memcpy(&out[copied], wire[i]->data, take);
-        copied += take;
-    }
+    (void)gather(wire, n, out, fit);
     tern_icmpv6_error_repr_t err = { .type = type, .code = code, .param = param, .invoking = out,
                                      .invoking_len = fit };
     (void)tern_icmpv6_error_emit(&err, msg->data, msg->size);
