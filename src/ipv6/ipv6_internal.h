@@ -84,6 +84,23 @@ bool ipv6_mld_listening(const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *grou
  */
 int ipv6_prefix_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
 
+/**
+ * An on-link prefix (an RA's or a routing protocol's L flag, RFC 4861
+ * §6.3.4): a route of origin RA for @p valid_s seconds (all ones: infinite);
+ * 0 removes it at once (prefix.c).
+ * @return 0; as tern_fib_add() when the table has no room.
+ */
+int ipv6_prefix_onlink(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *prefix, uint8_t len,
+                       uint32_t valid_s, uint64_t now);
+
+/**
+ * An autonomous prefix (A flag): the SLAAC address of @p prefix and our
+ * interface identifier (RFC 4862 §5.5.3; prefix.c).
+ * @return as tern_ipv6_addrs_slaac(); -EINVAL when the link gives no identifier.
+ */
+int ipv6_prefix_slaac(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *prefix, uint8_t len, uint32_t preferred_s,
+                      uint32_t valid_s, uint64_t now);
+
 /* MLDv2 listener with MLDv1 compatibility (RFC 3810, RFC 2710), mld.c. */
 
 /** @p ipif joined (or left) @p group: owe State Change Reports (§6.1). */

@@ -94,12 +94,6 @@ static uint32_t random_us(tern_ipv6_t *ip, uint32_t max_us)
     return ipv6_random(ip) % (max_us + 1u);
 }
 
-/* Absolute end of a lifetime of @p s seconds (all ones: infinite). */
-static uint64_t lifetime_end(uint32_t s, uint64_t now_us)
-{
-    return (s == TERN_NDP_LIFETIME_INFINITE) ? TERN_FIB_INFINITE : now_us + (uint64_t)s * US_PER_S;
-}
-
 static bool rd_capable(const tern_ipv6_if_t *ipif)
 {
     /* Links without link addresses (loopback) have no link-local address and no routers. */
@@ -449,26 +443,16 @@ static void prefix_info(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ndp_op
         ipv6_count(ip, TERN_IPV6_RA_OPT_IGNORED); /* §6.3.4: "silently ignore" the link-local prefix */
         return;
     }
-    uint16_t if_index = ipif->netif->index;
     /* RFC 6775 §5.6: on a 6LoWPAN link a host takes no prefix as on-link
      * (everything but link-local goes to a default router), whatever L says. */
     bool onlink = (pio.flags & TERN_NDP_PIO_FLAG_ONLINK) && !ipif->lowpan.enabled;
-    if (onlink && !connected_route(&ip->fib, &pio.prefix, pio.prefix_len, if_index)) {
-        if (pio.valid_lifetime == 0) {
-            /* §6.3.4: a zero Valid Lifetime times the prefix out at once. */
-            (void)tern_fib_remove(&ip->fib, &pio.prefix, pio.prefix_len, if_index, NULL);
-        } else if (tern_fib_add(&ip->fib, &pio.prefix, pio.prefix_len, NULL, if_index,
-                                lifetime_end(pio.valid_lifetime, now), TERN_FIB_RA, 0) < 0) {
-            ipv6_count(ip, TERN_IPV6_RA_OPT_IGNORED);
-        }
+    if (onlink && !connected_route(&ip->fib, &pio.prefix, pio.prefix_len, ipif->netif->index) &&
+        ipv6_prefix_onlink(ip, ipif, &pio.prefix, pio.prefix_len, pio.valid_lifetime, now) < 0) {
+        ipv6_count(ip, TERN_IPV6_RA_OPT_IGNORED);
     }
-    if (pio.flags & TERN_NDP_PIO_FLAG_AUTONOMOUS) {
-        tern_ipv6_addr_t iid = TERN_IPV6_ADDR_UNSPECIFIED;
-        if (tern_ipv6_iid_from_l2addr(&iid, ipif->netif->l2addr, ipif->netif->l2addr_len) < 0 ||
-            tern_ipv6_addrs_slaac(&ipif->addrs, &pio.prefix, pio.prefix_len, pio.preferred_lifetime,
-                                  pio.valid_lifetime, &iid, now) < 0) {
-            ipv6_count(ip, TERN_IPV6_RA_OPT_IGNORED); /* RFC 4862 §5.5.3 (b)-(d), or no room */
-        }
+    if ((pio.flags & TERN_NDP_PIO_FLAG_AUTONOMOUS) &&
+        ipv6_prefix_slaac(ipif, &pio.prefix, pio.prefix_len, pio.preferred_lifetime, pio.valid_lifetime, now) < 0) {
+        ipv6_count(ip, TERN_IPV6_RA_OPT_IGNORED); /* RFC 4862 §5.5.3 (b)-(d), or no room */
     }
 }
 

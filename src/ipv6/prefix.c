@@ -19,6 +19,27 @@
 
 #define US_PER_S 1000000u
 
+int ipv6_prefix_onlink(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *prefix, uint8_t len,
+                       uint32_t valid_s, uint64_t now)
+{
+    uint16_t if_index = ipif->netif->index;
+    if (valid_s == 0) {
+        /* RFC 4861 §6.3.4: a zero Valid Lifetime times the prefix out at once. */
+        (void)tern_fib_remove(&ip->fib, prefix, len, if_index, NULL);
+        return 0;
+    }
+    uint64_t end = (valid_s == TERN_IPV6_LIFETIME_INFINITE) ? TERN_FIB_INFINITE : now + (uint64_t)valid_s * US_PER_S;
+    return tern_fib_add(&ip->fib, prefix, len, NULL, if_index, end, TERN_FIB_RA, 0);
+}
+
+int ipv6_prefix_slaac(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *prefix, uint8_t len, uint32_t preferred_s,
+                      uint32_t valid_s, uint64_t now)
+{
+    tern_ipv6_addr_t iid = TERN_IPV6_ADDR_UNSPECIFIED;
+    int r = tern_ipv6_iid_from_l2addr(&iid, ipif->netif->l2addr, ipif->netif->l2addr_len);
+    return (r < 0) ? r : tern_ipv6_addrs_slaac(&ipif->addrs, prefix, len, preferred_s, valid_s, &iid, now);
+}
+
 static int prefix_set(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_prefix_config_t *cfg)
 {
     if (cfg->prefix_len > 128u || tern_ipv6_addr_is_link_local(&cfg->prefix) ||
@@ -26,33 +47,18 @@ static int prefix_set(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_pre
         return -EINVAL; /* RFC 4861 §6.3.4 ignores the link-local prefix; RFC 4862 §5.5.3 (c) */
     }
     uint64_t now = ipv6_now(ip);
-    uint16_t if_index = ipif->netif->index;
+    int r = 0;
     if (cfg->onlink && !ipif->lowpan.enabled) {
-        if (cfg->valid_lifetime == 0) {
-            (void)tern_fib_remove(&ip->fib, &cfg->prefix, cfg->prefix_len, if_index, NULL);
-        } else {
-            uint64_t end = (cfg->valid_lifetime == UINT32_MAX) ? TERN_FIB_INFINITE
-                                                               : now + (uint64_t)cfg->valid_lifetime * US_PER_S;
-            int r = tern_fib_add(&ip->fib, &cfg->prefix, cfg->prefix_len, NULL, if_index, end, TERN_FIB_RA, 0);
-            if (r < 0) {
-                return r;
-            }
+        r = ipv6_prefix_onlink(ip, ipif, &cfg->prefix, cfg->prefix_len, cfg->valid_lifetime, now);
+    }
+    if (r >= 0 && cfg->autonomous) {
+        r = ipv6_prefix_slaac(ipif, &cfg->prefix, cfg->prefix_len, cfg->preferred_lifetime, cfg->valid_lifetime,
+                              now);
+        if (r >= 0) {
+            ipv6_6lo_sync(ipif); /* a 6LoWPAN host registers it (RFC 6775 §5.5) */
         }
     }
-    if (cfg->autonomous) {
-        tern_ipv6_addr_t iid = TERN_IPV6_ADDR_UNSPECIFIED;
-        int r = tern_ipv6_iid_from_l2addr(&iid, ipif->netif->l2addr, ipif->netif->l2addr_len);
-        if (r < 0) {
-            return r;
-        }
-        r = tern_ipv6_addrs_slaac(&ipif->addrs, &cfg->prefix, cfg->prefix_len, cfg->preferred_lifetime,
-                                  cfg->valid_lifetime, &iid, now);
-        if (r < 0) {
-            return r;
-        }
-        ipv6_6lo_sync(ipif); /* a 6LoWPAN host registers it (RFC 6775 §5.5) */
-    }
-    return (int)sizeof(*cfg);
+    return (r < 0) ? r : (int)sizeof(*cfg);
 }
 
 static int group_set(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *group, bool join)
