@@ -206,15 +206,15 @@ static bool context_set(tern_ipv6_if_t *ipif, uint8_t cid, const tern_ipv6_addr_
                         bool compress, uint32_t lifetime_s, uint64_t now)
 {
     tern_ipv6_6lo_t *lp = &ipif->lowpan;
-    tern_ipv6_6lo_context_t *c = NULL;
-    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS && c == NULL; i++) {
-        if (lp->contexts[i].used && lp->contexts[i].cid == cid) {
-            c = &lp->contexts[i];
+    tern_ipv6_6lo_context_t *c = NULL; /* the one of @p cid, else the first free one */
+    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
+        tern_ipv6_6lo_context_t *x = &lp->contexts[i];
+        if (x->used && x->cid == cid) {
+            c = x;
+            break;
         }
-    }
-    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS && c == NULL; i++) {
-        if (!lp->contexts[i].used) {
-            c = &lp->contexts[i];
+        if (!x->used && c == NULL) {
+            c = x;
         }
     }
     if (c == NULL) {
@@ -569,11 +569,11 @@ bool ipv6_6lo_na_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     } else if (tern_ndp_opt_find(na.options, na.options_len, ARO_TYPE, &opt) != 1 ||
                tern_ndp_6lo_aro_parse(&aro, &opt) < 0) {
         reject = TERN_IPV6_6LO_BAD_ARO;
-    } else if (!ipv6_is_router(ip) && aro.lifetime == 0 && aro.status == TERN_NDP_6LO_STATUS_SUCCESS &&
-               binding_find(&ipif->lowpan, &na.target, &hdr->src) == NULL) {
-        return true; /* the answer to a deregistration of ours (ipv6_6lo_sync()): nothing left to do */
     } else if (ipv6_is_router(ip) || (bind = binding_find(&ipif->lowpan, &na.target, &hdr->src)) == NULL ||
                bind->state != TERN_IPV6_6LO_BIND_REGISTERING) {
+        if (bind == NULL && !ipv6_is_router(ip) && aro.lifetime == 0 && aro.status == TERN_NDP_6LO_STATUS_SUCCESS) {
+            return true; /* the answer to a deregistration of ours (ipv6_6lo_sync()): nothing left to do */
+        }
         reject = TERN_IPV6_6LO_NA_UNEXPECTED; /* not an answer to an NS of ours */
     } else if (aro.extended && aro.tid != bind->tid) {
         reject = TERN_IPV6_6LO_NA_TID_MISMATCH; /* an answer to an earlier registration */
