@@ -318,33 +318,29 @@ static void expire(tern_nc_t *nc, tern_nc_entry_t *e, uint64_t now_us)
 {
     switch ((tern_nc_state_t)e->state) {
     case TERN_NC_INCOMPLETE:
-        if (e->probes < TERN_NC_MAX_MULTICAST_SOLICIT) {
+    case TERN_NC_PROBE: {
+        /* Another solicitation RetransTimer later: multicast while resolving
+         * (§7.2.2), unicast while probing (§7.3.3), up to MAX_*_SOLICIT. */
+        bool probe = e->state == TERN_NC_PROBE;
+        if (e->probes < (probe ? TERN_NC_MAX_UNICAST_SOLICIT : TERN_NC_MAX_MULTICAST_SOLICIT)) {
             e->probes++;
             e->deadline_us = now_us + nc->retrans_timer_us;
             nc->deadline_gen++;
-            nc->ops->send_ns(nc->ctx, e, false);
+            nc->ops->send_ns(nc->ctx, e, probe);
         } else {
-            tern_count(&nc->counters[TERN_NC_RESOLVE_FAILED]);
-            release_entry(nc, e); /* §7.2.2: ICMP address unreachable for each */
+            /* §7.2.2: ICMP address unreachable for each queued packet; §7.3.3: the
+             * entry SHOULD be deleted. */
+            tern_count(&nc->counters[probe ? TERN_NC_PROBE_FAILED : TERN_NC_RESOLVE_FAILED]);
+            release_entry(nc, e);
         }
         break;
+    }
     case TERN_NC_REACHABLE:
         set_state(nc, e, TERN_NC_STALE, now_us);
         break;
     case TERN_NC_DELAY:
         set_state(nc, e, TERN_NC_PROBE, now_us);
         nc->ops->send_ns(nc->ctx, e, true);
-        break;
-    case TERN_NC_PROBE:
-        if (e->probes < TERN_NC_MAX_UNICAST_SOLICIT) {
-            e->probes++;
-            e->deadline_us = now_us + nc->retrans_timer_us;
-            nc->deadline_gen++;
-            nc->ops->send_ns(nc->ctx, e, true);
-        } else {
-            tern_count(&nc->counters[TERN_NC_PROBE_FAILED]);
-            release_entry(nc, e); /* §7.3.3: the entry SHOULD be deleted */
-        }
         break;
     default:
         e->deadline_us = NO_DEADLINE;
