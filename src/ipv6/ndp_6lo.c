@@ -756,7 +756,7 @@ void ipv6_6lo_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t
 {
     uint64_t now = ipv6_now(ip);
     tern_ipv6_addr_t hop = *next_hop;
-    uint8_t l2[TERN_CONF_L2ADDR_MAX];
+    tern_netif_hdr_t *nhdr = pkt->data;
     size_t l2_len = 0;
     /* RFC 6775 §5.6: a host sends everything but link-local traffic to a default router. */
     bool routed = ipv6_is_router(ip) || tern_ipv6_addr_is_link_local(&hop);
@@ -767,19 +767,20 @@ void ipv6_6lo_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t
             hop = ip->fib.routes[k].next_hop;
         }
     }
-    const tern_ipv6_6lo_reg_t *e = ipv6_is_router(ip) ? reg_find(&ipif->lowpan, &hop, now) : NULL;
-    const tern_nc_entry_t *n = tern_nc_lookup(&ipif->nc, &hop);
-    if (!routed) {
-        l2_len = 0;
-    } else if (e != NULL) {
-        /* RFC 6775 §6.5.3: registered entries are the neighbor cache of a router. */
-        memcpy(l2, e->l2addr, e->l2addr_len);
-        l2_len = e->l2addr_len;
-    } else if (n != NULL && n->state != TERN_NC_INCOMPLETE && n->l2addr_len > 0) {
-        memcpy(l2, n->l2addr, n->l2addr_len); /* learnt from an SLLAO (RA, RS, NS) */
-        l2_len = n->l2addr_len;
-    } else if (tern_ipv6_addr_is_link_local(&hop)) {
-        l2_len = l2addr_from_iid(&hop, l2); /* RFC 6775 §5.7, RFC 4944 §6 */
+    if (routed) {
+        const tern_ipv6_6lo_reg_t *e = ipv6_is_router(ip) ? reg_find(&ipif->lowpan, &hop, now) : NULL;
+        const tern_nc_entry_t *n;
+        if (e != NULL) {
+            /* RFC 6775 §6.5.3: registered entries are the neighbor cache of a router. */
+            memcpy(nhdr->dst, e->l2addr, e->l2addr_len);
+            l2_len = e->l2addr_len;
+        } else if ((n = tern_nc_lookup(&ipif->nc, &hop)) != NULL && n->state != TERN_NC_INCOMPLETE &&
+                   n->l2addr_len > 0) {
+            memcpy(nhdr->dst, n->l2addr, n->l2addr_len); /* learnt from an SLLAO (RA, RS, NS) */
+            l2_len = n->l2addr_len;
+        } else if (tern_ipv6_addr_is_link_local(&hop)) {
+            l2_len = l2addr_from_iid(&hop, nhdr->dst); /* RFC 6775 §5.7, RFC 4944 §6 */
+        }
     }
     if (l2_len == 0) {
         /* No registration, no router: RFC 6775 §5.1/§6 forbid asking by multicast. */
@@ -787,8 +788,6 @@ void ipv6_6lo_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t
         ipv6_icmpv6_error_unresolved(ip, pkt);
         return;
     }
-    tern_netif_hdr_t *nhdr = pkt->data;
-    memcpy(nhdr->dst, l2, l2_len);
     nhdr->dst_len = (uint8_t)l2_len;
     ipv6_transmit(ip, pkt);
 }
