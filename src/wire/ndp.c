@@ -543,19 +543,16 @@ int tern_ndp_opt_route_info_parse(tern_ndp_opt_route_info_t *repr, const tern_nd
     if (plen > 128u || (size_t)plen > carried * 8u) {
         return -EBADMSG;
     }
-    uint8_t prf = (uint8_t)((p[3] & TERN_NDP_RA_PRF_MASK) >> TERN_NDP_RA_PRF_SHIFT);
-    if (prf == 2u) {
+    if ((p[3] & TERN_NDP_RA_PRF_MASK) == (2u << TERN_NDP_RA_PRF_SHIFT)) {
         return -EBADMSG; /* §2.3: reserved (10): the option MUST be ignored */
     }
     repr->prefix_len = plen;
-    repr->preference = (prf == 1u) ? 1 : (prf == 3u) ? -1 : 0;
+    repr->preference = (int8_t)tern_ndp_ra_preference(p[3]); /* the same two bits as an RA's (§2.1) */
     repr->lifetime = tern_load32(p + 4);
     memset(repr->prefix.u8, 0, sizeof(repr->prefix.u8));
     memcpy(repr->prefix.u8, p + TERN_NDP_OPT_ROUTE_INFO_FIXED, carried);
     /* Bits past the prefix length are reserved: ignored (cleared here). */
-    for (size_t bit = plen; bit < 128u; bit++) {
-        repr->prefix.u8[bit / 8u] &= (uint8_t)~(0x80u >> (bit % 8u));
-    }
+    tern_ipv6_addr_mask(&repr->prefix, plen);
     return 0;
 }
 
@@ -574,11 +571,10 @@ int tern_ndp_opt_route_info_emit(const tern_ndp_opt_route_info_t *repr, uint8_t 
     buf[2] = repr->prefix_len;
     buf[3] = (uint8_t)(prf << TERN_NDP_RA_PRF_SHIFT);
     tern_store32(buf + 4, repr->lifetime);
-    memset(buf + TERN_NDP_OPT_ROUTE_INFO_FIXED, 0, need - TERN_NDP_OPT_ROUTE_INFO_FIXED);
-    /* §2.3: bits past the prefix length "MUST be initialized to zero by the sender". */
-    for (size_t bit = 0; bit < repr->prefix_len; bit++) {
-        uint8_t mask = (uint8_t)(0x80u >> (bit % 8u));
-        buf[TERN_NDP_OPT_ROUTE_INFO_FIXED + bit / 8u] |= (uint8_t)(repr->prefix.u8[bit / 8u] & mask);
-    }
+    /* §2.3: bits past the prefix length "MUST be initialized to zero by the sender";
+     * the option carries the octets the length needs (0, 8 or 16). */
+    tern_ipv6_addr_t prefix = repr->prefix;
+    tern_ipv6_addr_mask(&prefix, repr->prefix_len);
+    memcpy(buf + TERN_NDP_OPT_ROUTE_INFO_FIXED, prefix.u8, need - TERN_NDP_OPT_ROUTE_INFO_FIXED);
     return (int)need;
 }
