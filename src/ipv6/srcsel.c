@@ -11,29 +11,25 @@
 /* Default policy table, RFC 6724 §2.1: prefix, length, label; the longest
  * matching prefix decides. ::/0 (label 1) is the fallback. */
 static const struct {
-    uint8_t prefix[16];
+    tern_ipv6_addr_t prefix; /* bytes only: no padding, and matched in place */
     uint8_t len;
     uint8_t label;
 } policy[] = {
-    { { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 }, 128, 0 },        /* ::1/128 */
-    { { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0 }, 96, 4 },   /* ::ffff:0:0/96 */
-    { { 0x20, 0x02 }, 16, 2 },                                            /* 2002::/16 */
-    { { 0x20, 0x01, 0, 0 }, 32, 5 },                                      /* 2001::/32 */
-    { { 0xfc }, 7, 13 },                                                  /* fc00::/7 */
-    { { 0 }, 96, 3 },                                                     /* ::/96 */
-    { { 0xfe, 0xc0 }, 10, 11 },                                           /* fec0::/10 */
-    { { 0x3f, 0xfe }, 16, 12 },                                           /* 3ffe::/16 */
+    { { { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 } }, 128, 0 },      /* ::1/128 */
+    { { { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0 } }, 96, 4 }, /* ::ffff:0:0/96 */
+    { { { 0x20, 0x02 } }, 16, 2 },                                          /* 2002::/16 */
+    { { { 0x20, 0x01, 0, 0 } }, 32, 5 },                                    /* 2001::/32 */
+    { { { 0xfc } }, 7, 13 },                                                /* fc00::/7 */
+    { { { 0 } }, 96, 3 },                                                   /* ::/96 */
+    { { { 0xfe, 0xc0 } }, 10, 11 },                                         /* fec0::/10 */
+    { { { 0x3f, 0xfe } }, 16, 12 },                                         /* 3ffe::/16 */
 };
 
 unsigned tern_srcsel_label(const tern_ipv6_addr_t *a)
 {
     unsigned best_len = 0, label = 1; /* ::/0 */
     for (size_t i = 0; i < sizeof(policy) / sizeof(policy[0]); i++) {
-        tern_ipv6_addr_t p;
-        for (size_t k = 0; k < 16; k++) {
-            p.u8[k] = policy[i].prefix[k];
-        }
-        if (policy[i].len > best_len && tern_ipv6_addr_match_prefix(a, &p, policy[i].len)) {
+        if (policy[i].len > best_len && tern_ipv6_addr_match_prefix(a, &policy[i].prefix, policy[i].len)) {
             best_len = policy[i].len;
             label = policy[i].label;
         }
