@@ -119,16 +119,14 @@ static size_t l2addr_from_iid(const tern_ipv6_addr_t *addr, uint8_t *out)
     return 8;
 }
 
-/* The EUI-64 we register with (the ROVR, RFC 8505 §4.1; the ARO's EUI-64, RFC 6775 §4.1). */
+/* The EUI-64 we register with (the ROVR, RFC 8505 §4.1; the ARO's EUI-64, RFC 6775 §4.1):
+ * our interface identifier with the U/L bit turned back (RFC 4291 App. A), which for an
+ * 8-byte link address is that address itself (RFC 4944 §6); zero without one. */
 static void own_eui64(const tern_ipv6_if_t *ipif, uint8_t *out)
 {
     const tern_netif_t *netif = ipif->netif;
-    memset(out, 0, 8);
-    if (netif->l2addr_len == 8) {
-        memcpy(out, netif->l2addr, 8);
-        return;
-    }
     tern_ipv6_addr_t iid = TERN_IPV6_ADDR_UNSPECIFIED;
+    memset(out, 0, 8);
     if (tern_ipv6_iid_from_l2addr(&iid, netif->l2addr, netif->l2addr_len) == 0) {
         memcpy(out, &iid.u8[8], 8);
         out[0] ^= 0x02u;
