@@ -182,15 +182,20 @@ int tern_ndp_ra_preference(uint8_t flags)
     }
 }
 
+/* parse_fixed() of an NS or NA (the same fixed part, §4.3, §4.4) and its Target Address. */
+static int parse_target(const uint8_t *buf, size_t len, uint8_t type, tern_ipv6_addr_t *target,
+                        const uint8_t **options, size_t *options_len)
+{
+    int rc = parse_fixed(buf, len, type, TERN_NDP_NS_LEN, options, options_len);
+    if (rc >= 0) {
+        memcpy(target->u8, buf + 8, 16);
+    }
+    return rc;
+}
+
 int tern_ndp_ns_parse(tern_ndp_ns_repr_t *repr, const uint8_t *buf, size_t len)
 {
-    int rc = parse_fixed(buf, len, TERN_ICMPV6_NEIGHBOR_SOLICIT, TERN_NDP_NS_LEN, &repr->options,
-                         &repr->options_len);
-    if (rc < 0) {
-        return rc;
-    }
-    memcpy(repr->target.u8, buf + 8, 16);
-    return rc;
+    return parse_target(buf, len, TERN_ICMPV6_NEIGHBOR_SOLICIT, &repr->target, &repr->options, &repr->options_len);
 }
 
 size_t tern_ndp_ns_len(const tern_ndp_ns_repr_t *repr)
@@ -211,15 +216,13 @@ int tern_ndp_ns_emit(const tern_ndp_ns_repr_t *repr, uint8_t *buf, size_t len)
 
 int tern_ndp_na_parse(tern_ndp_na_repr_t *repr, const uint8_t *buf, size_t len)
 {
-    int rc = parse_fixed(buf, len, TERN_ICMPV6_NEIGHBOR_ADVERT, TERN_NDP_NA_LEN, &repr->options,
-                         &repr->options_len);
+    int rc = parse_target(buf, len, TERN_ICMPV6_NEIGHBOR_ADVERT, &repr->target, &repr->options, &repr->options_len);
     if (rc < 0) {
         return rc;
     }
     /* R, S, O are the top three bits; the other 29 are reserved (§4.4). */
     repr->flags = (uint8_t)(buf[4] & (TERN_NDP_NA_FLAG_ROUTER | TERN_NDP_NA_FLAG_SOLICITED |
                                       TERN_NDP_NA_FLAG_OVERRIDE));
-    memcpy(repr->target.u8, buf + 8, 16);
     return rc;
 }
 
