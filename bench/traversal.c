@@ -314,7 +314,7 @@ int main(int argc, char **argv)
     }
     tern_pktbuf_stats_t st = node.stack.pktbuf.stats;
     fprintf(stderr, "traversal: %s%s: pktbuf high water %zu of %zu bytes, %" PRIu32 " allocation failures\n", ex,
-            dir_tag, st.high_water, st.size, st.alloc_fail);
+            rpl ? "+rpl" : "", st.high_water, st.size, st.alloc_fail);
     free(send_ns);
     free(recv_ns);
     int td = bench_node_teardown(&node);
