@@ -27,6 +27,7 @@ typedef struct tern_pkt {
     uint16_t size;         /**< length of @ref data in bytes */
     uint8_t users;         /**< reference count (holders of this snip) */
     uint8_t type;          /**< a tern_nettype_t */
+    uint16_t lead;         /**< pktbuf's: bytes trimmed off the front that the snip still owns (0 outside pktbuf) */
 } tern_pkt_t;
 
 /** One entry of a scatter list handed to a device driver. */

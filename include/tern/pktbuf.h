@@ -132,7 +132,10 @@ tern_pkt_t *tern_pktbuf_mark(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size,
  * Drop the first @p size bytes of snip @p pkt: what tern_pktbuf_mark() and
  * tern_pktbuf_remove_snip() of the header snip do together, without the
  * header snip (no allocation, no byte copied). The whole allocation units
- * before the new start are freed.
+ * before the new start are freed at once, or, while the snip's data still
+ * starts right after its descriptor (as allocated), kept with the snip
+ * (pkt->lead) and freed with it in one go: the usual receive path trims a
+ * link header off a frame that is released soon after.
  *
  * @pre @p pkt->users == 1 (call tern_pktbuf_start_write() first)
  * @return 0; -EINVAL if an argument is NULL, @p size is 0 or not smaller

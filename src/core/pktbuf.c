@@ -21,7 +21,15 @@
  * allocator knows a chunk's extent only from the snip that owns it, by this rule:
  *
  *   Range ownership: a snip whose data is [a, a + size) owns the units
- *   [floor(a), ceil(a + size)), and freeing the snip frees exactly those.
+ *   [floor(a - lead), ceil(a + size)), and freeing the snip frees exactly
+ *   those.
+ *
+ * lead is 0 but for a snip whose data still starts in the chunk it was
+ * allocated with, right after its descriptor (a - lead == descriptor +
+ * DESC_BYTES): trimming its front (trim_front()) only moves a and lead, and
+ * the snip is still freed in one go with its descriptor. Every operation that
+ * moves the data elsewhere or splits it gives the lead's units back first
+ * (lead_free()).
  *
  * For the rule to hold, no two snips may ever touch the same unit. mark()
  * is the only operation that makes one data range into two, see mark_locked().
@@ -218,28 +226,51 @@ static void arena_free(tern_pktbuf_t *pb, uint32_t offset, uint32_t bytes)
 
 /* ------------------------------------------------------------ snips */
 
-/** Free the units a data range owns (see "Range ownership" above). */
-static void data_free(tern_pktbuf_t *pb, void *data, size_t size)
+/** Free the units a snip's data owns (see "Range ownership" above); its lead becomes 0. */
+static void data_free(tern_pktbuf_t *pb, tern_pkt_t *snip)
 {
-    if (data == NULL || size == 0) {
+    if (snip->data == NULL || snip->size == 0) {
         return;
     }
-    uint32_t offset = offset_of(pb, data);
-    uint32_t start = unit_floor(offset);
-    uint32_t end = unit_ceil(offset + (uint32_t)size);
+    uint32_t offset = offset_of(pb, snip->data);
+    uint32_t start = unit_floor(offset - snip->lead);
+    uint32_t end = unit_ceil(offset + (uint32_t)snip->size);
     arena_free(pb, start, end - start);
+    snip->lead = 0;
+}
+
+/** Does @p snip's data start (lead included) right after its descriptor? */
+static bool data_adjacent(const tern_pktbuf_t *pb, const tern_pkt_t *snip)
+{
+    return snip->data != NULL && snip->size != 0 &&
+           offset_of(pb, snip->data) - snip->lead == offset_of(pb, snip) + DESC_BYTES;
+}
+
+/** Give back the whole units of @p snip's lead (those before its data's first unit); lead becomes 0. */
+static void lead_free(tern_pktbuf_t *pb, tern_pkt_t *snip)
+{
+    if (snip->lead == 0) {
+        return;
+    }
+    uint32_t offset = offset_of(pb, snip->data);
+    uint32_t start = unit_floor(offset - snip->lead);
+    uint32_t end = unit_floor(offset);
+    if (end > start) {
+        arena_free(pb, start, end - start);
+    }
+    snip->lead = 0;
 }
 
 /** Free a snip's data and its descriptor (in one go when they are adjacent, see snip_alloc()). */
 static void snip_free(tern_pktbuf_t *pb, tern_pkt_t *snip)
 {
     uint32_t desc = offset_of(pb, snip);
-    if (snip->data != NULL && snip->size != 0 && offset_of(pb, snip->data) == desc + DESC_BYTES) {
-        uint32_t end = unit_ceil(desc + DESC_BYTES + (uint32_t)snip->size);
+    if (data_adjacent(pb, snip)) {
+        uint32_t end = unit_ceil(offset_of(pb, snip->data) + (uint32_t)snip->size);
         arena_free(pb, desc, end - desc);
         return;
     }
-    data_free(pb, snip->data, snip->size);
+    data_free(pb, snip);
     arena_free(pb, desc, DESC_BYTES);
 }
 
@@ -278,6 +309,7 @@ static tern_pkt_t *snip_alloc(tern_pktbuf_t *pb, size_t size)
     snip->size = (uint16_t)size;
     snip->users = 1;
     snip->type = TERN_NETTYPE_UNDEF;
+    snip->lead = 0;
     return snip;
 }
 
@@ -345,7 +377,7 @@ static int data_resize_locked(tern_pktbuf_t *pb, tern_pkt_t *snip, size_t size)
         return 0;
     }
     if (size == 0) {
-        data_free(pb, snip->data, old);
+        data_free(pb, snip);
         snip->data = NULL;
         snip->size = 0;
         return 0;
@@ -372,7 +404,7 @@ static int data_resize_locked(tern_pktbuf_t *pb, tern_pkt_t *snip, size_t size)
             return -ENOMEM;
         }
         memcpy(pb->arena + moved, snip->data, old);
-        data_free(pb, snip->data, old);
+        data_free(pb, snip); /* the lead too: the data no longer follows the descriptor */
         snip->data = pb->arena + moved;
     }
     if (size > old) {
@@ -510,6 +542,10 @@ static tern_pkt_t *mark_locked(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size,
     }
     uint32_t start = offset_of(pb, pkt->data);
     uint32_t split = start + (uint32_t)size;
+    /* The split moves pkt's data away from its descriptor: no lead after it.
+     * (Given back first, so that an allocation failure below leaves pkt as
+     * it was but for that: its bytes, size and ownership rule are the same.) */
+    lead_free(pb, pkt);
     tern_pkt_t *hdr;
     if (split % UNIT == 0) {
         hdr = snip_alloc(pb, 0);
@@ -558,12 +594,18 @@ int tern_pktbuf_trim_front(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size)
     tern_lock_acquire(pb->lock);
     int ret = -EINVAL;
     if (pkt->users == 1 && size != 0 && size < pkt->size) {
-        /* A snip owns the units from unit_floor(data) to unit_ceil(data + size)
-         * (see mark_locked()): give back those wholly before the new start. */
-        uint32_t start = unit_floor(offset_of(pb, pkt->data));
-        uint32_t freed_end = unit_floor(offset_of(pb, pkt->data) + (uint32_t)size);
-        if (freed_end > start) {
-            arena_free(pb, start, freed_end - start);
+        if (data_adjacent(pb, pkt)) {
+            /* The bytes stay the snip's (lead) and are freed with it and its
+             * descriptor, in one go: no free-list walk now, none more later. */
+            pkt->lead = (uint16_t)(pkt->lead + size);
+        } else {
+            /* A snip owns the units from unit_floor(data) to unit_ceil(data +
+             * size) (see mark_locked()): give back those wholly before the new start. */
+            uint32_t start = unit_floor(offset_of(pb, pkt->data));
+            uint32_t freed_end = unit_floor(offset_of(pb, pkt->data) + (uint32_t)size);
+            if (freed_end > start) {
+                arena_free(pb, start, freed_end - start);
+            }
         }
         pkt->data = (uint8_t *)pkt->data + size;
         pkt->size = (uint16_t)(pkt->size - size);

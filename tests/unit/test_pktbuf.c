@@ -723,7 +723,7 @@ static void test_pktbuf_mark__shared(void **state)
     tern_pktbuf_release(&f->pb, pkt);
 }
 
-static void test_pktbuf_trim_front__unaligned_frees_whole_units_before_payload(void **state)
+static void test_pktbuf_trim_front__keeps_the_bytes_until_release(void **state)
 {
     fixture_t *f = *state;
     tern_pkt_t *pkt = add_pattern(f, NULL, 100, 9, TERN_NETTYPE_UNDEF);
@@ -732,22 +732,88 @@ static void test_pktbuf_trim_front__unaligned_frees_whole_units_before_payload(v
     assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 21), 0);
     assert_ptr_equal(pkt->data, data + 21);
     assert_int_equal(pkt->size, 79);
+    assert_int_equal(pkt->lead, 21);
     assert_null(pkt->next);
     assert_pattern(pkt->data, 79, (uint8_t)(9 + 21 * 7));
-    /* [0, 16) freed; the payload keeps [16, 104) */
+    /* Its data still follows its descriptor: the trimmed bytes stay the
+     * snip's, given back with it in one go. */
+    assert_int_equal(used(f), before);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 11), 0);
+    assert_ptr_equal(pkt->data, data + 32);
+    assert_int_equal(pkt->lead, 32);
+    assert_pattern(pkt->data, 68, (uint8_t)(9 + 32 * 7));
+    assert_int_equal(used(f), before);
+    /* The other operations see 68 bytes; those that move or split the data give the lead back first. */
+    assert_int_equal(tern_pktbuf_realloc_data(&f->pb, pkt, 60), 0); /* in place, from the end */
+    assert_int_equal(pkt->lead, 32);
+    assert_int_equal(used(f), before - 8);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    tern_pktbuf_release(&f->pb, pkt);
+    assert_int_equal(used(f), 0);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+}
+
+static void test_pktbuf_trim_front__lead_given_back_by_mark_and_move(void **state)
+{
+    fixture_t *f = *state;
+    /* mark: the payload's data no longer follows its descriptor. */
+    tern_pkt_t *pkt = add_pattern(f, NULL, 100, 5, TERN_NETTYPE_UNDEF);
+    size_t before = used(f);
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 20), 0);
+    tern_pkt_t *hdr = tern_pktbuf_mark(&f->pb, pkt, 4, TERN_NETTYPE_IPV6); /* split at 24: a unit boundary */
+    assert_non_null(hdr);
+    assert_int_equal(pkt->lead, 0);
+    assert_int_equal(hdr->lead, 0);
+    assert_pattern(hdr->data, 4, (uint8_t)(5 + 20 * 7));
+    assert_pattern(pkt->data, 76, (uint8_t)(5 + 24 * 7));
+    /* [0, 16) given back; the header keeps [16, 24) (its bytes 20..23), the payload [24, 104). */
+    assert_int_equal(used(f), before - 16 + DESC /* the header's descriptor */);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    tern_pktbuf_release(&f->pb, pkt);
+    assert_int_equal(used(f), 0);
+    /* realloc that moves the data: the lead goes with the old place. */
+    tern_pkt_t *a = add_pattern(f, NULL, 40, 7, TERN_NETTYPE_UNDEF);
+    tern_pkt_t *wall = add_pattern(f, NULL, 8, 1, TERN_NETTYPE_UNDEF); /* right after a: a cannot grow in place */
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, a, 17), 0);
+    assert_int_equal(tern_pktbuf_realloc_data(&f->pb, a, 200), 0);
+    assert_int_equal(a->lead, 0);
+    assert_pattern(a->data, 23, (uint8_t)(7 + 17 * 7));
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    tern_pktbuf_release(&f->pb, a);
+    tern_pktbuf_release(&f->pb, wall);
+    assert_int_equal(used(f), 0);
+}
+
+static void test_pktbuf_trim_front__unaligned_frees_whole_units_before_payload(void **state)
+{
+    fixture_t *f = *state;
+    /* A payload whose data does not follow its descriptor (split off by mark)
+     * gives back the whole units before its new start at once. */
+    tern_pkt_t *pkt = add_pattern(f, NULL, 116, 9, TERN_NETTYPE_UNDEF);
+    tern_pkt_t *hdr = tern_pktbuf_mark(&f->pb, pkt, 16, TERN_NETTYPE_IPV6); /* in place: [0, 16) is the header's */
+    assert_non_null(hdr);
+    uint8_t *data = pkt->data;
+    size_t before = used(f);
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 21), 0);
+    assert_ptr_equal(pkt->data, data + 21);
+    assert_int_equal(pkt->size, 79);
+    assert_int_equal(pkt->lead, 0);
+    assert_pattern(pkt->data, 79, (uint8_t)(9 + 37 * 7));
+    /* [16, 32) freed; the payload keeps [32, 120) */
     assert_int_equal(used(f), before - 16);
     assert_int_equal(tern_pktbuf_check(&f->pb), 0);
-    /* again, from an unaligned start to an aligned split point (32): [16, 32) freed */
+    /* again, from an unaligned start to an aligned split point (48): [32, 48) freed */
     assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 11), 0);
     assert_ptr_equal(pkt->data, data + 32);
     assert_int_equal(used(f), before - 32);
-    assert_pattern(pkt->data, 68, (uint8_t)(9 + 32 * 7));
+    assert_pattern(pkt->data, 68, (uint8_t)(9 + 48 * 7));
     assert_int_equal(tern_pktbuf_check(&f->pb), 0);
     tern_pktbuf_release(&f->pb, pkt);
     assert_int_equal(used(f), 0);
 }
 
-static void test_pktbuf_trim_front__same_as_mark_then_remove(void **state)
+static void test_pktbuf_trim_front__same_bytes_as_mark_then_remove(void **state)
 {
     fixture_t *f = *state;
     tern_pkt_t *a = add_pattern(f, NULL, 60, 3, TERN_NETTYPE_UNDEF);
@@ -758,11 +824,13 @@ static void test_pktbuf_trim_front__same_as_mark_then_remove(void **state)
     tern_pktbuf_release(&f->pb, a);
     tern_pkt_t *b = add_pattern(f, NULL, 60, 3, TERN_NETTYPE_UNDEF);
     assert_int_equal(tern_pktbuf_trim_front(&f->pb, b, 13), 0);
-    assert_int_equal(used(f), marked);
+    /* mark gave back the unit [0, 8) at once; trim keeps it until b goes. */
+    assert_int_equal(used(f), marked + 8);
     assert_int_equal(b->size, 47);
     assert_pattern(b->data, 47, (uint8_t)(3 + 13 * 7));
     assert_int_equal(tern_pktbuf_check(&f->pb), 0);
     tern_pktbuf_release(&f->pb, b);
+    assert_int_equal(used(f), 0);
 }
 
 static void test_pktbuf_trim_front__invalid_NULL_shared(void **state)
@@ -1718,8 +1786,10 @@ int main(void)
         T(test_pktbuf_mark__shared),
         T(test_pktbuf_mark__exhaustion),
         T(test_pktbuf_mark__exhaustion_after_descriptor),
+        T(test_pktbuf_trim_front__keeps_the_bytes_until_release),
+        T(test_pktbuf_trim_front__lead_given_back_by_mark_and_move),
         T(test_pktbuf_trim_front__unaligned_frees_whole_units_before_payload),
-        T(test_pktbuf_trim_front__same_as_mark_then_remove),
+        T(test_pktbuf_trim_front__same_bytes_as_mark_then_remove),
         T(test_pktbuf_trim_front__invalid_NULL_shared),
         T(test_pktbuf_start_write__single_user_same_pointer),
         T(test_pktbuf_start_write__private_head_shared_tail),

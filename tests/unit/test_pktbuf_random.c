@@ -12,8 +12,9 @@
  * - every live snip's users == the number of holders that reach it;
  * - every live snip's bytes equal its shadow (no aliasing, nothing lost);
  * - no two chunks overlap, and together they cover the arena: descriptors
- *   and data ranges of live snips (rounded out to whole units, the ownership
- *   rule) and the free chunks (walked through their headers);
+ *   and data ranges of live snips (their lead included, rounded out to whole
+ *   units: the ownership rule) and the free chunks (walked through their
+ *   headers);
  * - stats.used == the sum of those live chunks.
  *
  * The seed is printed first; set TERN_SEED to replay a run.
@@ -64,7 +65,7 @@ typedef struct {
     size_t shadow_count;
     size_t failures; /* exhaustion events seen */
     struct {
-        size_t mark_in_place, mark_copy, cow_copies, merges, moves, removes, replaces;
+        size_t mark_in_place, mark_copy, cow_copies, merges, moves, removes, replaces, trims_kept, trims_freed;
     } done; /* how often the interesting paths ran */
 } model_t;
 
@@ -262,7 +263,8 @@ static void verify(model_t *m)
         live_bytes += DESC;
         if (s->size != 0) {
             CHECK(m, tern_pktbuf_contains(&m->pb, s->data));
-            uint32_t start = offset_in(m, s->data) / UNIT * UNIT;
+            CHECK(m, s->lead == 0 || offset_in(m, s->data) - s->lead == desc + (uint32_t)DESC);
+            uint32_t start = (offset_in(m, s->data) - s->lead) / UNIT * UNIT;
             uint32_t end = (offset_in(m, s->data) + s->size + UNIT - 1u) / UNIT * UNIT;
             claim(m, owner, start, end);
             live_bytes += end - start;
@@ -420,6 +422,41 @@ static void op_mark(model_t *m)
     shadow_t *sh = shadow_find(m, pkt);
     CHECK(m, sh != NULL);
     shadow_set(m, hdr, sh->bytes, size); /* appends: sh stays valid */
+    uint8_t rest[1600];
+    CHECK(m, old_size - size <= sizeof(rest));
+    memcpy(rest, sh->bytes + size, old_size - size);
+    shadow_set(m, pkt, rest, old_size - size);
+}
+
+static void op_trim_front(model_t *m)
+{
+    m->op_name = "trim_front";
+    if (m->holder_count == 0) {
+        return;
+    }
+    tern_pkt_t *pkt = m->holders[rnd_below(m, m->holder_count)];
+    if (pkt->size < 2) {
+        return;
+    }
+    size_t size = 1 + rnd_below(m, pkt->size - 1u);
+    uint8_t *data = pkt->data;
+    size_t old_size = pkt->size;
+    uint16_t old_lead = pkt->lead;
+    size_t before = tern_pktbuf_stats(&m->pb).used;
+    int rc = tern_pktbuf_trim_front(&m->pb, pkt, size);
+    if (pkt->users != 1) {
+        CHECK(m, rc == -EINVAL && pkt->data == data && pkt->size == old_size);
+        return;
+    }
+    CHECK(m, rc == 0 && pkt->data == data + size && pkt->size == old_size - size);
+    if (pkt->lead != 0) {
+        CHECK(m, pkt->lead == old_lead + size && tern_pktbuf_stats(&m->pb).used == before);
+        m->done.trims_kept++;
+    } else {
+        m->done.trims_freed++;
+    }
+    shadow_t *sh = shadow_find(m, pkt);
+    CHECK(m, sh != NULL);
     uint8_t rest[1600];
     CHECK(m, old_size - size <= sizeof(rest));
     memcpy(rest, sh->bytes + size, old_size - size);
@@ -656,8 +693,10 @@ static void run(model_t *m, int operations)
             op_hold(m);
         } else if (roll < 50) {
             op_release(m);
-        } else if (roll < 60) {
+        } else if (roll < 56) {
             op_mark(m);
+        } else if (roll < 61) {
+            op_trim_front(m);
         } else if (roll < 68) {
             op_start_write(m);
         } else if (roll < 74) {
@@ -731,12 +770,14 @@ static void test_pktbuf_random__operations_keep_invariants(void **state)
     printf("test_pktbuf_random: %d operations, %zu exhaustion events, high water %zu of %zu\n",
            OPERATIONS, m->failures, stats.high_water, stats.size);
     printf("test_pktbuf_random: marks %zu in place + %zu copied, %zu copy-on-write copies, "
-           "%zu merges, %zu realloc moves, %zu removes, %zu replaces\n",
+           "%zu merges, %zu realloc moves, %zu removes, %zu replaces, trims %zu kept + %zu freed\n",
            m->done.mark_in_place, m->done.mark_copy, m->done.cow_copies, m->done.merges,
-           m->done.moves, m->done.removes, m->done.replaces);
+           m->done.moves, m->done.removes, m->done.replaces, m->done.trims_kept, m->done.trims_freed);
     /* the arena is small on purpose: exhaustion must really have been exercised */
     assert_true(m->failures > 0);
     assert_int_equal(stats.alloc_fail, m->failures);
+    /* both ways of trimming ran */
+    assert_true(m->done.trims_kept > 0 && m->done.trims_freed > 0);
 }
 
 int main(void)
