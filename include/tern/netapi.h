@@ -80,6 +80,20 @@ int tern_netapi_set(tern_module_t *to, tern_netopt_t opt, uint16_t context, cons
 int tern_netapi_dispatch(struct tern_stack *stack, tern_nettype_t type, uint32_t demux_ctx,
                          uint16_t msg_type, tern_pkt_t *pkt);
 
+/**
+ * Hand @p pkt to the @p n modules of @p to (collected from netreg by the
+ * caller, at most TERN_CONF_NETAPI_MAX_RECEIVERS) with message @p msg_type
+ * (TERN_MSG_SND or TERN_MSG_RCV): the second half of tern_netapi_dispatch(),
+ * for a caller that must know its receivers before the packet goes (to
+ * answer "nobody" itself, or to find them in its own way).
+ *
+ * @return as tern_netapi_dispatch(); with @p n 0, @p pkt is released and
+ *         counted as no_receiver; -EOVERFLOW when the references could not
+ *         be added (counted as too_many, @p pkt released).
+ */
+int tern_netapi_deliver(struct tern_stack *stack, tern_module_t *const *to, unsigned n, uint16_t msg_type,
+                        tern_pkt_t *pkt);
+
 /** tern_netapi_dispatch() with TERN_MSG_SND. */
 static inline int tern_netapi_dispatch_send(struct tern_stack *stack, tern_nettype_t type,
                                             uint32_t demux_ctx, tern_pkt_t *pkt)

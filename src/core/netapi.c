@@ -159,6 +159,31 @@ int tern_netapi_set(tern_module_t *to, tern_netopt_t opt, uint16_t context, cons
     return call_option(to, TERN_MSG_SET, &o);
 }
 
+/* One reference of @p pkt to each of the @p n modules of @p to (arguments checked). Inlined:
+ * dispatch runs on every hop of a received frame and must not pay a call more. */
+__attribute__((always_inline)) static inline int deliver(tern_stack_t *stack, tern_module_t *const *to, unsigned n,
+                                                        uint16_t msg_type, tern_pkt_t *pkt)
+{
+    if (n == 0) {
+        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_NO_RECEIVER]);
+        tern_pktbuf_release(&stack->pktbuf, pkt);
+        return 0;
+    }
+    /* One reference per receiver: the caller's, plus n - 1 more (thesis 3.4.1). */
+    if (n > 1 && tern_pktbuf_hold(&stack->pktbuf, pkt, n - 1) < 0) {
+        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_TOO_MANY]);
+        tern_pktbuf_release(&stack->pktbuf, pkt);
+        return -EOVERFLOW;
+    }
+    int delivered = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (pass_packet(stack, to[i], msg_type, pkt) == 0) {
+            delivered++;
+        }
+    }
+    return delivered;
+}
+
 int tern_netapi_dispatch(tern_stack_t *stack, tern_nettype_t type, uint32_t demux_ctx,
                          uint16_t msg_type, tern_pkt_t *pkt)
 {
@@ -180,22 +205,19 @@ int tern_netapi_dispatch(tern_stack_t *stack, tern_nettype_t type, uint32_t demu
         }
         n = TERN_CONF_NETAPI_MAX_RECEIVERS;
     }
-    if (n == 0) {
-        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_NO_RECEIVER]);
+    return deliver(stack, receivers, n, msg_type, pkt);
+}
+
+int tern_netapi_deliver(tern_stack_t *stack, tern_module_t *const *to, unsigned n, uint16_t msg_type,
+                        tern_pkt_t *pkt)
+{
+    if (stack == NULL || pkt == NULL) {
+        return -EINVAL;
+    }
+    if ((to == NULL && n != 0) || (msg_type != TERN_MSG_SND && msg_type != TERN_MSG_RCV)) {
+        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_INVALID]);
         tern_pktbuf_release(&stack->pktbuf, pkt);
-        return 0;
+        return -EINVAL;
     }
-    /* One reference per receiver: the caller's, plus n - 1 more (thesis 3.4.1). */
-    if (n > 1 && tern_pktbuf_hold(&stack->pktbuf, pkt, n - 1) < 0) {
-        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_TOO_MANY]);
-        tern_pktbuf_release(&stack->pktbuf, pkt);
-        return -EOVERFLOW;
-    }
-    int delivered = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (pass_packet(stack, receivers[i], msg_type, pkt) == 0) {
-            delivered++;
-        }
-    }
-    return delivered;
+    return deliver(stack, to, n, msg_type, pkt);
 }

@@ -1031,7 +1031,10 @@ static void receive_depth(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth)
                                                         : TERN_NETTYPE_UNDEF;
     uint32_t demux = (type == TERN_NETTYPE_UNDEF) ? upper : TERN_NETREG_DEMUX_CTX_ALL;
     pkt->type = (uint8_t)type;
-    if (tern_netreg_num(&ip->module.stack->netreg, type, demux) == 0) {
+    tern_stack_t *stack = ip->module.stack;
+    tern_module_t *to[TERN_CONF_NETAPI_MAX_RECEIVERS];
+    unsigned n = tern_netreg_collect(&stack->netreg, type, demux, to, TERN_CONF_NETAPI_MAX_RECEIVERS);
+    if (n == 0) {
         /* Nobody takes it: a UDP datagram has no listener (RFC 4443 §3.1,
          * port unreachable); another protocol is unrecognized (RFC 8200 §4,
          * Parameter Problem code 1 at the Next Header field naming it). */
@@ -1044,7 +1047,11 @@ static void receive_depth(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth)
         }
         return;
     }
-    (void)tern_netapi_dispatch_receive(ip->module.stack, type, demux, pkt);
+    for (unsigned i = TERN_CONF_NETAPI_MAX_RECEIVERS; i < n; i++) {
+        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_TOO_MANY]);
+    }
+    (void)tern_netapi_deliver(stack, to, (n < TERN_CONF_NETAPI_MAX_RECEIVERS) ? n : TERN_CONF_NETAPI_MAX_RECEIVERS,
+                              TERN_MSG_RCV, pkt);
 }
 
 static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)

@@ -102,22 +102,6 @@ static void report_no_port(tern_udp_t *udp, tern_pkt_t *pkt)
     tern_pktbuf_release(udp_pktbuf(udp), pkt);
 }
 
-/* Deliver @p pkt (one reference) to the @p n modules of @p to. */
-static void deliver(tern_udp_t *udp, tern_module_t **to, unsigned n, tern_pkt_t *pkt)
-{
-    tern_stack_t *stack = udp->module.stack;
-    if (n > 1 && tern_pktbuf_hold(&stack->pktbuf, pkt, n - 1) < 0) {
-        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_TOO_MANY]);
-        tern_pktbuf_release(&stack->pktbuf, pkt);
-        return;
-    }
-    udp_count(udp, TERN_UDP_RX_DATAGRAMS);
-    for (unsigned i = 0; i < n; i++) {
-        /* A full socket queue releases its copy and counts netapi.queue_full. */
-        (void)tern_netapi_receive(to[i], pkt);
-    }
-}
-
 static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
 {
     tern_pktbuf_t *pb = udp_pktbuf(udp);
@@ -183,7 +167,10 @@ static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
         }
         pkt = empty;
     }
-    deliver(udp, to, n, pkt);
+    /* A full socket queue releases its copy and counts netapi.queue_full. */
+    if (tern_netapi_deliver(udp->module.stack, to, n, TERN_MSG_RCV, pkt) >= 0) {
+        udp_count(udp, TERN_UDP_RX_DATAGRAMS);
+    }
 }
 
 /* ------------------------------------------------------------ send */

@@ -214,6 +214,32 @@ static void test_tern_netapi_dispatch__invalid_message_type(void **state)
     assert_int_equal(tern_netapi_dispatch(NULL, TERN_NETTYPE_IPV6, 0, TERN_MSG_SND, NULL), -EINVAL);
 }
 
+static void test_tern_netapi_deliver__one_reference_per_given_module(void **state)
+{
+    (void)state;
+    static sink_t a, b;
+    sink_add(&stack, &a, "a", 5, 8, true);
+    sink_add(&stack, &b, "b", 5, 8, true);
+    /* No netreg entry: the caller names the receivers. */
+    tern_module_t *to[2] = { &a.module, &b.module };
+    tern_pkt_t *pkt = make_pkt("payload");
+    assert_int_equal(tern_netapi_deliver(&stack, to, 2, TERN_MSG_RCV, pkt), 2);
+    harness_run_until_idle();
+    assert_int_equal(a.rcv + b.rcv, 2);
+    assert_ptr_equal(a.kept[0], pkt);
+    assert_ptr_equal(b.kept[0], pkt);
+    assert_int_equal(pkt->users, 2);
+    sink_release_kept(&stack, &a);
+    sink_release_kept(&stack, &b);
+    /* Nobody: released and counted; a bad message type: released and counted. */
+    assert_int_equal(tern_netapi_deliver(&stack, to, 0, TERN_MSG_RCV, make_pkt("lost")), 0);
+    assert_int_equal(stack.netapi_drops[TERN_NETAPI_DROP_NO_RECEIVER], 1);
+    assert_int_equal(tern_netapi_deliver(&stack, to, 1, TERN_MSG_GET, make_pkt("bad")), -EINVAL);
+    assert_int_equal(tern_netapi_deliver(&stack, NULL, 1, TERN_MSG_SND, make_pkt("bad")), -EINVAL);
+    assert_int_equal(stack.netapi_drops[TERN_NETAPI_DROP_INVALID], 2);
+    assert_int_equal(tern_netapi_deliver(NULL, to, 1, TERN_MSG_SND, NULL), -EINVAL);
+}
+
 static void test_tern_netapi_dispatch__full_receiver_loses_only_its_copy(void **state)
 {
     (void)state;
@@ -276,6 +302,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_netapi_dispatch__holds_once_per_extra_receiver, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_dispatch__no_receiver_releases_and_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_dispatch__invalid_message_type, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_netapi_deliver__one_reference_per_given_module, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_dispatch__full_receiver_loses_only_its_copy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_dispatch__too_many_receivers_counted, setup, teardown),
     };
