@@ -119,7 +119,7 @@ static void netif_receive_frame(tern_netif_t *netif)
         return;
     }
     tern_count(&netif->counters[TERN_NETIF_RX_PACKETS]);
-    __atomic_fetch_add(&netif->counters[TERN_NETIF_RX_BYTES], (uint32_t)got, __ATOMIC_RELAXED);
+    tern_count_add(&netif->counters[TERN_NETIF_RX_BYTES], (uint32_t)got);
     (void)tern_netapi_dispatch_receive(stack, type, demux, frame);
 }
 
@@ -259,7 +259,7 @@ static void netif_send_now(tern_netif_t *netif, tern_pkt_t *pkt)
         return;
     }
     tern_count(&netif->counters[TERN_NETIF_TX_PACKETS]);
-    __atomic_fetch_add(&netif->counters[TERN_NETIF_TX_BYTES], (uint32_t)res, __ATOMIC_RELAXED);
+    tern_count_add(&netif->counters[TERN_NETIF_TX_BYTES], (uint32_t)res);
     netif_report(netif, &hdr, 0, 1);
     tern_pktbuf_release_error(pb, pkt, 0);
 }
@@ -336,8 +336,7 @@ static void netif_tx_finish(tern_netif_t *netif, int status)
     tern_timer_cancel(&netif->tx_timer);
     if (status == 0) {
         tern_count(&netif->counters[TERN_NETIF_TX_PACKETS]);
-        __atomic_fetch_add(&netif->counters[TERN_NETIF_TX_BYTES], (uint32_t)tern_pkt_len(frame),
-                           __ATOMIC_RELAXED);
+        tern_count_add(&netif->counters[TERN_NETIF_TX_BYTES], (uint32_t)tern_pkt_len(frame));
     }
     netif_report(netif, &netif->tx_hdr, status, netif->tx_transmissions);
     tern_pktbuf_release_error(pb, frame, status);
