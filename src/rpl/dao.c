@@ -127,20 +127,21 @@ static bool route_update(tern_rpl_t *rpl, const tern_rpl_opt_target_t *t, const 
                          uint16_t if_index, uint32_t lifetime_s, bool infinite, uint8_t seq)
 {
     tern_rpl_route_t *r = route_find(rpl, &t->prefix, t->prefix_len);
+    bool same_child = r != NULL && tern_ipv6_addr_equal(&r->next_hop, child);
+    bool older = same_child && rpl_seq_newer(r->path_sequence, seq); /* than the route's, from its child */
     if (lifetime_s == 0 && !infinite) {
         /* No-Path: only the child that owns the route withdraws it. */
-        if (r != NULL && tern_ipv6_addr_equal(&r->next_hop, child) && !rpl_seq_newer(r->path_sequence, seq)) {
+        if (same_child && !older) {
             route_remove(rpl, r);
             return true;
         }
         return r == NULL;
     }
-    if (r != NULL && (tern_ipv6_addr_equal(&r->next_hop, child) ? rpl_seq_newer(r->path_sequence, seq)
-                                                                 : !rpl_seq_newer(seq, r->path_sequence))) {
+    if (older || (r != NULL && !same_child && !rpl_seq_newer(seq, r->path_sequence))) {
         rpl_count(rpl, TERN_RPL_DAO_STALE_TARGET);
         return false;
     }
-    if (r != NULL && !tern_ipv6_addr_equal(&r->next_hop, child)) {
+    if (r != NULL && !same_child) {
         route_remove(rpl, r); /* the target moved to another child: a newer path */
         r = NULL;
     }
@@ -199,9 +200,9 @@ static int dao_finish_send(tern_rpl_t *rpl, tern_pkt_t *msg, size_t options_len,
                            const tern_rpl_parent_t *to)
 {
     tern_pktbuf_t *pb = &rpl->module.stack->pktbuf;
+    /* No DODAGID (D clear): a global instance (§6.4.1); the DODAG is the only one joined. */
     tern_rpl_dao_repr_t dao = { .instance_id = rpl->instance_id, .ack_requested = ack, .has_dodag_id = false,
-                                .sequence = sequence, .dodag_id = rpl->dodag_id, .options = dao_options(msg),
-                                .options_len = options_len };
+                                .sequence = sequence, .options = dao_options(msg), .options_len = options_len };
     if (to == NULL || tern_rpl_dao_emit(&dao, msg->data, msg->size) < 0 ||
         tern_pktbuf_realloc_data(pb, msg, tern_rpl_dao_len(&dao)) < 0) {
         tern_pktbuf_release(pb, msg);
@@ -337,10 +338,36 @@ static unsigned routes_send(tern_rpl_t *rpl, size_t *cursor, const tern_rpl_pare
 }
 
 /*
+ * Send @p msg, a DAO to @p to whose options hold @p n bytes (our own Targets
+ * and their Transit, if any) of the @p cap it has room for, K set when @p ack;
+ * in storing mode the targets of our sub-DODAG follow (§9.2.2), in the same
+ * DAO as far as @p cap allows and in further DAOs without K. A DAO without K
+ * from here is a No-Path (rpl_dao_no_path()): its routes go with Path
+ * Lifetime 0 too. Nothing to send: @p msg is released. Consumes @p msg.
+ * @return the DAOs sent.
+ */
+static unsigned dao_send_all(tern_rpl_t *rpl, tern_pkt_t *msg, size_t n, size_t cap, const tern_rpl_parent_t *to,
+                             bool ack)
+{
+    size_t cursor = rpl_non_storing(rpl) ? TERN_CONF_RPL_ROUTES : 0u; /* §9.7: no routes of our own to announce */
+    n += routes_emit(rpl, &cursor, to, !ack, dao_options(msg) + n, cap - n);
+    if (n == 0) {
+        tern_pktbuf_release(&rpl->module.stack->pktbuf, msg);
+        return 0;
+    }
+    rpl->dao_sequence++;
+    if (ack) {
+        rpl->dao_ack_sequence = rpl->dao_sequence;
+        rpl->dao_pending = true;
+    }
+    unsigned sent = (dao_finish_send(rpl, msg, n, ack, rpl->dao_sequence, to) == 0) ? 1u : 0u;
+    return sent + routes_send(rpl, &cursor, to, !ack);
+}
+
+/*
  * Our own DAO: a Target for each global address of our RPL interfaces, one
  * Transit Information, K set. In storing mode, the targets of our
- * sub-DODAG follow (§9.2.2), in the same DAO as far as DAO_ROUTES_MAX
- * allows and in further DAOs without K: a new parent, a refresh and a DTSN
+ * sub-DODAG follow (dao_send_all()): a new parent, a refresh and a DTSN
  * increment of the parent all re-announce the whole sub-DODAG, so routes two
  * or more hops below a node that changed parent move to the new path too.
  */
@@ -356,11 +383,10 @@ static void own_dao_send(tern_rpl_t *rpl)
     }
     uint8_t *options = dao_options(msg);
     size_t n = own_targets_emit(rpl, options, DAO_OPTIONS_MAX - TERN_RPL_OPT_TRANSIT_PARENT_LEN);
-    uint8_t unit_lifetime = rpl->default_lifetime;
     tern_rpl_opt_transit_t transit = { .external = false, .path_control = 0, .path_sequence = rpl->path_sequence,
-                                       .path_lifetime = unit_lifetime, .has_parent = false };
+                                       .path_lifetime = rpl->default_lifetime, .has_parent = false };
     /* §9.7, §6.7.8: in non-storing mode the Parent Address names our preferred parent. */
-    if (n != 0 && rpl_non_storing(rpl)) {
+    if (n != 0 && !storing) {
         transit.has_parent = rpl_ns_parent_address(rpl, &transit.parent) == 0;
         n = transit.has_parent ? n : 0u;
     }
@@ -377,17 +403,7 @@ static void own_dao_send(tern_rpl_t *rpl)
     }
     int r = tern_rpl_opt_transit_emit(&transit, options + n, cap - n);
     n += (r > 0) ? (size_t)r : 0u;
-    size_t cursor = 0;
-    if (storing) {
-        n += routes_emit(rpl, &cursor, p, false, options + n, cap - n);
-    }
-    rpl->dao_sequence++;
-    rpl->dao_ack_sequence = rpl->dao_sequence;
-    rpl->dao_pending = true;
-    (void)dao_finish_send(rpl, msg, n, true, rpl->dao_sequence, p);
-    if (storing) {
-        (void)routes_send(rpl, &cursor, p, false);
-    }
+    (void)dao_send_all(rpl, msg, n, cap, p, true);
     rpl->dao_at_us = rpl_now(rpl) + (uint64_t)TERN_CONF_RPL_DAO_ACK_TIMEOUT_MS * RPL_US_PER_MS;
 }
 
@@ -401,11 +417,11 @@ void rpl_dao_no_path(tern_rpl_t *rpl, const tern_rpl_parent_t *old)
      * go at once instead of when their lifetimes end. The withdrawal covers us
      * and our sub-DODAG; a router only withdraws routes that go via the sender
      * (route_update()), so one that the new path reached first keeps it. */
-    tern_pkt_t *msg = dao_alloc(rpl, DAO_OPTIONS_MAX + DAO_ROUTES_MAX);
+    size_t cap = DAO_OPTIONS_MAX + DAO_ROUTES_MAX;
+    tern_pkt_t *msg = dao_alloc(rpl, cap);
     if (msg == NULL) {
         return;
     }
-    size_t cap = DAO_OPTIONS_MAX + DAO_ROUTES_MAX;
     uint8_t *options = dao_options(msg);
     size_t n = own_targets_emit(rpl, options, DAO_OPTIONS_MAX - TERN_RPL_OPT_TRANSIT_PARENT_LEN);
     if (n != 0) {
@@ -413,16 +429,7 @@ void rpl_dao_no_path(tern_rpl_t *rpl, const tern_rpl_parent_t *old)
         int r = tern_rpl_opt_transit_emit(&transit, options + n, cap - n);
         n += (r > 0) ? (size_t)r : 0u;
     }
-    size_t cursor = 0;
-    n += routes_emit(rpl, &cursor, old, true, options + n, cap - n);
-    if (n == 0) {
-        tern_pktbuf_release(&rpl->module.stack->pktbuf, msg);
-        return;
-    }
-    rpl->dao_sequence++;
-    unsigned sent = (dao_finish_send(rpl, msg, n, false, rpl->dao_sequence, old) == 0) ? 1u : 0u;
-    sent += routes_send(rpl, &cursor, old, true);
-    for (unsigned i = 0; i < sent; i++) {
+    for (unsigned sent = dao_send_all(rpl, msg, n, cap, old, false); sent > 0; sent--) {
         rpl_count(rpl, TERN_RPL_DAO_NO_PATH_OUT);
     }
 }
@@ -431,7 +438,7 @@ static void dao_ack_send(tern_rpl_t *rpl, const tern_ipv6_addr_t *dst, uint16_t 
                          uint8_t status)
 {
     tern_rpl_dao_ack_repr_t ack = { .instance_id = rpl->instance_id, .has_dodag_id = false, .sequence = sequence,
-                                    .status = status, .dodag_id = rpl->dodag_id, .options = NULL, .options_len = 0 };
+                                    .status = status, .options = NULL, .options_len = 0 };
     tern_pkt_t *msg = rpl_msg_alloc(rpl, tern_rpl_dao_ack_len(&ack));
     if (msg == NULL) {
         return;
@@ -449,16 +456,16 @@ static void dao_ack_send(tern_rpl_t *rpl, const tern_ipv6_addr_t *dst, uint16_t 
 void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_index, const uint8_t *b, size_t len)
 {
     tern_rpl_dao_repr_t dao;
-    if (tern_rpl_dao_parse(&dao, b, len) < 0 || tern_rpl_options_check(dao.options, dao.options_len) < 0) {
+    if (tern_rpl_dao_parse(&dao, b, len) < 0) { /* options checked too (tern/wire/rpl.h) */
         rpl_count(rpl, TERN_RPL_MALFORMED);
         return;
     }
-    if (!rpl_non_storing(rpl) && !tern_ipv6_addr_is_link_local(&hdr->src)) {
-        rpl_count(rpl, TERN_RPL_BAD_SOURCE); /* §9.8: storing mode, from the child's link-local address */
-        return;
-    }
-    if (rpl_non_storing(rpl) && (tern_ipv6_addr_is_link_local(&hdr->src) || tern_ipv6_addr_is_multicast(&hdr->src))) {
-        rpl_count(rpl, TERN_RPL_BAD_SOURCE); /* §9.7: from the node's global address, end to end */
+    /* §9.8: storing mode, from the child's link-local address; §9.7: non-storing
+     * mode, from the node's global address, end to end. */
+    bool ns = rpl_non_storing(rpl);
+    bool link_local = tern_ipv6_addr_is_link_local(&hdr->src);
+    if (ns ? (link_local || tern_ipv6_addr_is_multicast(&hdr->src)) : !link_local) {
+        rpl_count(rpl, TERN_RPL_BAD_SOURCE);
         return;
     }
     if (!rpl->joined || dao.instance_id != rpl->instance_id ||
@@ -473,8 +480,8 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
      * without downward routes until it switched again (bench/rpl, storing
      * mode: dao_not_child by the dozen). §9.7: in non-storing mode only the
      * root takes DAOs. */
-    if (rpl->role == TERN_RPL_ROLE_LEAF || (rpl_non_storing(rpl) && rpl->role != TERN_RPL_ROLE_ROOT) ||
-        rpl->poison_until_us != 0 || (!rpl_non_storing(rpl) && !rpl_dodag_dao_from(rpl, &hdr->src, if_index))) {
+    if (rpl->role == TERN_RPL_ROLE_LEAF || (ns && rpl->role != TERN_RPL_ROLE_ROOT) || rpl->poison_until_us != 0 ||
+        (!ns && !rpl_dodag_dao_from(rpl, &hdr->src, if_index))) {
         rpl_count(rpl, TERN_RPL_DAO_NOT_CHILD);
         return;
     }
@@ -483,7 +490,7 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
      * of its own with the Targets it accepted (fwd_n bytes of options). */
     tern_pkt_t *fwd = NULL;
     size_t fwd_n = 0;
-    if (!rpl_non_storing(rpl) && rpl->role == TERN_RPL_ROLE_ROUTER) {
+    if (!ns && rpl->role == TERN_RPL_ROLE_ROUTER) {
         fwd = dao_alloc(rpl, dao.options_len);
     }
     /* §6.7.8: each Transit Information applies to the Targets before it (since the last Transit). */
@@ -494,17 +501,15 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
     tern_rpl_opt_iter_init(&it, dao.options, dao.options_len);
     while (tern_rpl_opt_next(&it, &opt) == 1) {
         if (opt.type == TERN_RPL_OPT_TARGET) {
-            tern_rpl_opt_target_t t;
-            if (tern_rpl_opt_target_parse(&t, &opt) < 0 || tern_ipv6_addr_is_link_local(&t.prefix) ||
-                tern_ipv6_addr_is_multicast(&t.prefix)) {
+            /* Parsed into the next free slot, kept only if good; more Targets
+             * before one Transit than we keep are bad targets too. */
+            tern_rpl_opt_target_t *t = &targets[count];
+            if (count == DAO_GROUP_MAX || tern_rpl_opt_target_parse(t, &opt) < 0 ||
+                tern_ipv6_addr_is_link_local(&t->prefix) || tern_ipv6_addr_is_multicast(&t->prefix)) {
                 rpl_count(rpl, TERN_RPL_DAO_BAD_TARGET);
                 continue;
             }
-            if (count == sizeof(targets) / sizeof(targets[0])) {
-                rpl_count(rpl, TERN_RPL_DAO_BAD_TARGET); /* more Targets before one Transit than we keep */
-                continue;
-            }
-            targets[count++] = t;
+            count++;
         } else if (opt.type == TERN_RPL_OPT_TRANSIT) {
             tern_rpl_opt_transit_t tr;
             if (tern_rpl_opt_transit_parse(&tr, &opt) < 0) {
@@ -512,7 +517,7 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
             }
             bool infinite = tr.path_lifetime == 0xFFu;
             uint32_t lifetime = (uint32_t)tr.path_lifetime * rpl->lifetime_unit;
-            if (rpl_non_storing(rpl)) {
+            if (ns) {
                 /* §9.7: the root records (target -> parent); a Transit without a
                  * usable Parent Address names no link. */
                 bool ok = tr.has_parent && !tern_ipv6_addr_is_link_local(&tr.parent) &&

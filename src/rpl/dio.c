@@ -370,7 +370,7 @@ void rpl_dio_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, const tern_ne
 void rpl_dis_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_index, const uint8_t *b, size_t len)
 {
     tern_rpl_dis_repr_t dis;
-    if (tern_rpl_dis_parse(&dis, b, len) < 0 || tern_rpl_options_check(dis.options, dis.options_len) < 0) {
+    if (tern_rpl_dis_parse(&dis, b, len) < 0) { /* options checked too (tern/wire/rpl.h) */
         rpl_count(rpl, TERN_RPL_MALFORMED);
         return;
     }
