@@ -145,19 +145,6 @@ static void strip(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr, size_
     ipv6_count(ip, TERN_IPV6_RPI_REMOVED);
 }
 
-/* Route @p dst again after a route was removed: the forwarding table's answer, or false. */
-static bool reroute(tern_ipv6_t *ip, const tern_ipv6_addr_t *dst, tern_ipv6_if_t **out, tern_ipv6_addr_t *next_hop)
-{
-    const tern_fib_route_t *r = tern_fib_lookup(&ip->fib, dst, ipv6_now(ip));
-    tern_ipv6_if_t *ipif = (r != NULL) ? ipv6_find_if(ip, r->if_index) : NULL;
-    if (ipif == NULL) {
-        return false;
-    }
-    *out = ipif;
-    *next_hop = tern_ipv6_addr_is_unspecified(&r->next_hop) ? *dst : r->next_hop;
-    return true;
-}
-
 /*
  * The neighbor that sent us the packet: the link-local address with the
  * interface identifier of the frame's source (RFC 4862 §5.3, RFC 4944 §6,
@@ -194,11 +181,15 @@ static bool forwarding_error_back(tern_ipv6_t *ip, const tern_ipv6_addr_t *dst, 
     }
     /* Another route learnt from DAOs (not the default route, not an on-link prefix). */
     r = tern_fib_lookup(&ip->fib, dst, ipv6_now(ip));
-    if (r == NULL || r->origin != TERN_FIB_ROUTING || r->len == 0) {
+    tern_ipv6_if_t *ipif = (r != NULL && r->origin == TERN_FIB_ROUTING && r->len > 0) ? ipv6_find_if(ip, r->if_index)
+                                                                                     : NULL;
+    if (ipif == NULL) {
         return false;
     }
-    return reroute(ip, dst, out, next_hop) && ipv6_rpi_is_rpl_if(ip, (*out)->netif->index) &&
-           !goes_up(ip, next_hop, false) && (from == NULL || !tern_ipv6_addr_equal(next_hop, from));
+    *out = ipif;
+    *next_hop = tern_ipv6_addr_is_unspecified(&r->next_hop) ? *dst : r->next_hop;
+    return ipv6_rpi_is_rpl_if(ip, ipif->netif->index) && !goes_up(ip, next_hop, false) &&
+           (from == NULL || !tern_ipv6_addr_equal(next_hop, from));
 }
 
 int ipv6_rpi_forward(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr, size_t *payload_len,
