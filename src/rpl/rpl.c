@@ -83,6 +83,11 @@ const char *tern_rpl_role_name(uint8_t role)
     }
 }
 
+void rpl_count(tern_rpl_t *rpl, unsigned c)
+{
+    tern_count(&rpl->counters[c]);
+}
+
 uint64_t rpl_now(const tern_rpl_t *rpl)
 {
     return tern_executor_now(rpl->module.exec);

@@ -33,11 +33,13 @@ static inline uint16_t rpl_dag_rank(const tern_rpl_t *rpl, uint16_t rank)
     return (uint16_t)(rank / rpl->min_hop_rank_increase);
 }
 
-/** Count event @p c. */
-static inline void rpl_count(tern_rpl_t *rpl, unsigned c)
-{
-    tern_count(&rpl->counters[c]);
-}
+/**
+ * Count event @p c. A function, not inline: the module counts at some 60
+ * places, and each inline increment costs more than this call (a call to the
+ * saturating tern_count_add() with 16-bit counters, an LDREX/STREX loop with
+ * 32-bit ones on Cortex-M3).
+ */
+void rpl_count(tern_rpl_t *rpl, unsigned c);
 
 /**
  * RFC 6550 §7.2: is lollipop counter @p a newer than @p b? The linear part
