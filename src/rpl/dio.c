@@ -260,12 +260,7 @@ static bool join(tern_rpl_t *rpl, const tern_rpl_dio_repr_t *dio, const dio_opti
     rpl->preference = dio->preference;
     rpl->dtsn = 240u;
     rpl->dao_sequence = 240u;
-    rpl->rank = TERN_RPL_INFINITE_RANK;
-    rpl->lowest_rank = TERN_RPL_INFINITE_RANK;
     rpl->ocp = ocp;
-    if (o->has_conf) {
-        apply_conf(rpl, &o->conf);
-    }
     rpl->joined = true;
     rpl->dis_at_us = RPL_NEVER;
     rpl_count(rpl, TERN_RPL_JOINS);
@@ -277,8 +272,6 @@ static void new_version(tern_rpl_t *rpl, uint8_t version)
 {
     rpl_dodag_leave(rpl);
     rpl->version = version;
-    rpl->rank = TERN_RPL_INFINITE_RANK;
-    rpl->lowest_rank = TERN_RPL_INFINITE_RANK;
     rpl->poison_until_us = 0;
     rpl->dtsn++; /* §9.6: our children refresh their DAOs under the new version */
     rpl_count(rpl, TERN_RPL_GLOBAL_REPAIRS);
@@ -312,8 +305,7 @@ void rpl_dio_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, const tern_ne
     bool ours = rpl->joined && dio.instance_id == rpl->instance_id &&
                 tern_ipv6_addr_equal(&dio.dodag_id, &rpl->dodag_id);
     /* §8.2.2.5: ranks below ROOT_RANK are impossible; INFINITE_RANK only matters from a parent. */
-    uint16_t root_rank = (o.has_conf && o.conf.min_hop_rank_increase != 0) ? o.conf.min_hop_rank_increase
-                                                                           : rpl->min_hop_rank_increase;
+    uint16_t root_rank = o.has_conf ? o.conf.min_hop_rank_increase : rpl->min_hop_rank_increase; /* not 0: dio_options() */
     if (dio.rank < root_rank) {
         rpl_count(rpl, TERN_RPL_BAD_RANK);
         return;
@@ -322,28 +314,30 @@ void rpl_dio_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, const tern_ne
         rpl_count(rpl, (dio.instance_id != rpl->instance_id) ? TERN_RPL_UNKNOWN_INSTANCE : TERN_RPL_DIO_RANK_RULE);
         return;
     }
+    /* A DODAG to join, or a new version of ours: we start without a rank. */
+    bool fresh = !rpl->joined || rpl_seq_newer(dio.version, rpl->version);
+    if (fresh && dio.rank == TERN_RPL_INFINITE_RANK) {
+        rpl_count(rpl, TERN_RPL_BAD_RANK); /* a detached node's poison: nothing to join */
+        return;
+    }
     if (!rpl->joined) {
-        if (dio.rank == TERN_RPL_INFINITE_RANK) {
-            rpl_count(rpl, TERN_RPL_BAD_RANK); /* a detached node's poison: nothing to join */
-            return;
-        }
         if (!join(rpl, &dio, &o)) {
             return;
         }
-    } else if (rpl_seq_newer(dio.version, rpl->version)) {
-        if (dio.rank == TERN_RPL_INFINITE_RANK) {
-            rpl_count(rpl, TERN_RPL_BAD_RANK);
-            return;
-        }
+    } else if (fresh) {
         new_version(rpl, dio.version);
-        if (o.has_conf) {
-            apply_conf(rpl, &o.conf);
-        }
     } else if (dio.version != rpl->version) {
         rpl_count(rpl, TERN_RPL_DIO_OLD_VERSION);
         return;
     } else if (rpl->poison_until_us != 0) {
         return; /* §8.2.2.5: poisoning; our old sub-DODAG may still advertise stale ranks */
+    }
+    if (fresh) {
+        rpl->rank = TERN_RPL_INFINITE_RANK;
+        rpl->lowest_rank = TERN_RPL_INFINITE_RANK;
+        if (o.has_conf) {
+            apply_conf(rpl, &o.conf);
+        }
     }
     tern_rpl_parent_t *before = rpl_dodag_preferred(rpl);
     tern_ipv6_addr_t before_addr = (before != NULL) ? before->addr : hdr->dst;

@@ -109,9 +109,7 @@ static void parent_clear(tern_rpl_t *rpl, size_t i)
 
 void rpl_dodag_leave(tern_rpl_t *rpl)
 {
-    for (size_t i = 0; i < TERN_CONF_RPL_PARENTS; i++) {
-        parent_clear(rpl, i);
-    }
+    memset(rpl->parents, 0, sizeof(rpl->parents));
     rpl->preferred = -1;
     update_default_route(rpl);
 }
