@@ -187,7 +187,7 @@ static bool forwarding_error_back(tern_ipv6_t *ip, const tern_ipv6_addr_t *dst, 
         return false;
     }
     *out = ipif;
-    *next_hop = tern_ipv6_addr_is_unspecified(&r->next_hop) ? *dst : r->next_hop;
+    *next_hop = *(tern_ipv6_addr_is_unspecified(&r->next_hop) ? dst : &r->next_hop); /* one copy, not two */
     return ipv6_rpi_is_rpl_if(ip, ipif->netif->index) && !goes_up(ip, next_hop, false) &&
            (from == NULL || !tern_ipv6_addr_equal(next_hop, from));
 }

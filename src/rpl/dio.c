@@ -340,7 +340,7 @@ void rpl_dio_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, const tern_ne
         }
     }
     tern_rpl_parent_t *before = rpl_dodag_preferred(rpl);
-    tern_ipv6_addr_t before_addr = (before != NULL) ? before->addr : hdr->dst;
+    tern_ipv6_addr_t before_addr = *((before != NULL) ? &before->addr : &hdr->dst); /* one copy, not two */
     bool had_parent = before != NULL;
     bool consistent = rpl_dodag_dio_from(rpl, &hdr->src, nhdr, dio.rank, dio.dtsn);
     if (consistent && dio.rank != TERN_RPL_INFINITE_RANK) {
