@@ -60,7 +60,7 @@ uint32_t rpl_dao_lifetime_s(const tern_rpl_t *rpl)
 
 void rpl_dao_schedule(tern_rpl_t *rpl)
 {
-    if (rpl->role == TERN_RPL_ROLE_ROOT || !rpl->joined || rpl->preferred < 0) {
+    if (rpl->role == TERN_RPL_ROLE_ROOT || !rpl->joined || rpl->preferred == NULL) {
         return;
     }
     rpl->dao_pending = false;
@@ -630,7 +630,7 @@ void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now)
         return;
     }
     rpl->dao_at_us = RPL_NEVER;
-    if (!rpl->joined || rpl->role == TERN_RPL_ROLE_ROOT || rpl->preferred < 0 || rpl->poison_until_us != 0) {
+    if (!rpl->joined || rpl->role == TERN_RPL_ROLE_ROOT || rpl->preferred == NULL || rpl->poison_until_us != 0) {
         rpl->dao_pending = false;
         return;
     }

@@ -31,7 +31,7 @@ static uint64_t imin_us(const tern_rpl_t *rpl)
 
 tern_rpl_parent_t *rpl_dodag_preferred(tern_rpl_t *rpl)
 {
-    return (rpl->preferred >= 0) ? &rpl->parents[rpl->preferred] : NULL;
+    return rpl->preferred;
 }
 
 uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl)
@@ -99,18 +99,18 @@ static void update_default_route(tern_rpl_t *rpl)
 
 /* ------------------------------------------------------------ parent set */
 
-static void parent_clear(tern_rpl_t *rpl, size_t i)
+static void parent_clear(tern_rpl_t *rpl, tern_rpl_parent_t *p)
 {
-    memset(&rpl->parents[i], 0, sizeof(rpl->parents[i]));
-    if (rpl->preferred == (int8_t)i) {
-        rpl->preferred = -1;
+    memset(p, 0, sizeof(*p));
+    if (rpl->preferred == p) {
+        rpl->preferred = NULL;
     }
 }
 
 void rpl_dodag_leave(tern_rpl_t *rpl)
 {
     memset(rpl->parents, 0, sizeof(rpl->parents));
-    rpl->preferred = -1;
+    rpl->preferred = NULL;
     update_default_route(rpl);
 }
 
@@ -176,8 +176,8 @@ void rpl_dodag_select(tern_rpl_t *rpl)
          * us (seen in bench/rpl: 60 such loops in one 5x5 grid run, and
          * delivery fell to 27 %). When no candidate is left: local repair. */
         cands[n].reachable = p->failures < TERN_CONF_RPL_PARENT_FAILURES &&
-                             (rpl->preferred == (int8_t)i || rpl->rank == TERN_RPL_INFINITE_RANK || p->rank < rpl->rank);
-        if (rpl->preferred == (int8_t)i) {
+                             (rpl->preferred == p || rpl->rank == TERN_RPL_INFINITE_RANK || p->rank < rpl->rank);
+        if (rpl->preferred == p) {
             current = (int)n;
         }
         index[n++] = (uint16_t)i;
@@ -192,15 +192,15 @@ void rpl_dodag_select(tern_rpl_t *rpl)
     tern_rpl_of_selection_t sel;
     memset(&sel, 0, sizeof(sel));
     if (of == NULL || of->select(&params, cands, n, current, &sel) < 0 || sel.count == 0) {
-        if (rpl->preferred >= 0 || rpl->rank != TERN_RPL_INFINITE_RANK) {
-            rpl->preferred = -1;
+        if (rpl->preferred != NULL || rpl->rank != TERN_RPL_INFINITE_RANK) {
+            rpl->preferred = NULL;
             local_repair(rpl);
         }
         return;
     }
-    int8_t best = (int8_t)index[sel.parents[0]];
+    tern_rpl_parent_t *best = &rpl->parents[index[sel.parents[0]]];
     bool switched = best != rpl->preferred;
-    int8_t old = rpl->preferred;
+    tern_rpl_parent_t *old = rpl->preferred;
     uint16_t old_rank = rpl->rank;
     rpl->preferred = best;
     rpl->rank = sel.rank;
@@ -218,8 +218,8 @@ void rpl_dodag_select(tern_rpl_t *rpl)
          * it carries our sub-DODAG's targets too (dao.c, §9.2.2). */
         rpl_dao_schedule(rpl);
         /* §9.8: the former parent, still a neighbor, withdraws the routes through us. */
-        if (old >= 0) {
-            rpl_dao_no_path(rpl, &rpl->parents[old]);
+        if (old != NULL) {
+            rpl_dao_no_path(rpl, old);
         }
     }
     /* RFC 6550 §8.3: a changed rank or parent is an inconsistency worth telling quickly. */
@@ -249,7 +249,7 @@ static tern_rpl_parent_t *parent_slot(tern_rpl_t *rpl, uint16_t rank)
         if (!p->used) {
             return p;
         }
-        if (rpl->preferred != (int8_t)i && (worst == NULL || p->rank > worst->rank)) {
+        if (rpl->preferred != p && (worst == NULL || p->rank > worst->rank)) {
             worst = p;
         }
     }
@@ -265,12 +265,12 @@ bool rpl_dodag_dio_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, const tern
         /* §8.2.2.5: a neighbor advertising INFINITE_RANK is no parent. */
         if (p != NULL) {
             rpl_count(rpl, TERN_RPL_PARENT_LOST);
-            parent_clear(rpl, (size_t)(p - rpl->parents));
+            parent_clear(rpl, p);
             rpl_dodag_select(rpl);
         }
         return false;
     }
-    bool was_preferred = (p != NULL && rpl->preferred == (int8_t)(p - rpl->parents));
+    bool was_preferred = p != NULL && rpl->preferred == p;
     if (p == NULL) {
         /* Only neighbors that could be parents: rank below ours (§8.2.1), or any while we have no rank. */
         if (rpl->rank != TERN_RPL_INFINITE_RANK && rank >= rpl->rank) {
@@ -309,7 +309,7 @@ bool rpl_dodag_dio_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, const tern
             }
         }
     }
-    if (rpl->preferred < 0 && p->l2addr_len != 0 &&
+    if (rpl->preferred == NULL && p->l2addr_len != 0 &&
         tern_rpl_etx_get(&rpl->etx, p->l2addr, p->l2addr_len) > TERN_CONF_RPL_MRHOF_MAX_LINK_METRIC) {
         /* Without a parent, a neighbor whose DIOs arrive gets its link
          * estimate back to the initial one: an ETX past MAX_LINK_METRIC (RFC
@@ -319,7 +319,7 @@ bool rpl_dodag_dio_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, const tern
         tern_rpl_etx_remove(&rpl->etx, p->l2addr, p->l2addr_len);
         rpl_count(rpl, TERN_RPL_ETX_RESET);
     }
-    if (p->rank != old_rank || rpl->preferred < 0) {
+    if (p->rank != old_rank || rpl->preferred == NULL) {
         rpl_dodag_select(rpl);
     }
     if (!was_preferred && rpl_dodag_preferred(rpl) == p) {
@@ -334,19 +334,19 @@ bool rpl_dodag_dao_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, uint16_t i
     if (p == NULL) {
         return true;
     }
-    if (rpl->preferred == (int8_t)(p - rpl->parents)) {
+    if (rpl->preferred == p) {
         return false;
     }
     rpl_count(rpl, TERN_RPL_PARENT_BECAME_CHILD);
-    parent_clear(rpl, (size_t)(p - rpl->parents));
+    parent_clear(rpl, p);
     return true;
 }
 
-void rpl_dodag_parent_lost(tern_rpl_t *rpl, size_t i)
+void rpl_dodag_parent_lost(tern_rpl_t *rpl, tern_rpl_parent_t *p)
 {
     rpl_count(rpl, TERN_RPL_PARENT_LOST);
-    tern_rpl_etx_remove(&rpl->etx, rpl->parents[i].l2addr, rpl->parents[i].l2addr_len);
-    parent_clear(rpl, i);
+    tern_rpl_etx_remove(&rpl->etx, p->l2addr, p->l2addr_len);
+    parent_clear(rpl, p);
     rpl_dodag_select(rpl);
 }
 
@@ -364,14 +364,14 @@ void rpl_dodag_tx_status(tern_rpl_t *rpl, const uint8_t *l2addr, size_t l2len, i
             p->failures = 0;
         } else if (p->failures < UINT8_MAX) {
             p->failures++;
-            if (rpl->preferred == (int8_t)i) {
+            if (rpl->preferred == p) {
                 rpl->probe_at_us = rpl_now(rpl) + PROBE_RETRY_US; /* make sure, quickly */
             }
         }
         /* §8.2.2.5: the link layer says the parent is gone. */
         if (p->failures >= TERN_CONF_RPL_PARENT_FAILURES) {
-            rpl_dodag_parent_lost(rpl, i);
-        } else if (rpl->preferred == (int8_t)i || status != 0) {
+            rpl_dodag_parent_lost(rpl, p);
+        } else if (rpl->preferred == p || status != 0) {
             rpl_dodag_select(rpl); /* MRHOF: the path cost moved */
         }
         return;
@@ -381,7 +381,7 @@ void rpl_dodag_tx_status(tern_rpl_t *rpl, const uint8_t *l2addr, size_t l2len, i
 uint64_t rpl_dodag_next_deadline(const tern_rpl_t *rpl)
 {
     uint64_t next = (rpl->poison_until_us != 0) ? rpl->poison_until_us : RPL_NEVER;
-    return (rpl->preferred >= 0 && rpl->probe_at_us < next) ? rpl->probe_at_us : next;
+    return (rpl->preferred != NULL && rpl->probe_at_us < next) ? rpl->probe_at_us : next;
 }
 
 void rpl_dodag_tick(tern_rpl_t *rpl, uint64_t now)

@@ -89,7 +89,7 @@ void rpl_rpi_drain(tern_rpl_t *rpl)
     tern_rpl_parent_t *pref = rpl_dodag_preferred(rpl);
     if (parent_loop && pref != NULL && tern_ipv6_addr_equal(&pref->addr, &loop_parent)) {
         rpl_count(rpl, TERN_RPL_RPI_PARENT_LOOPS);
-        rpl_dodag_parent_lost(rpl, (size_t)rpl->preferred);
+        rpl_dodag_parent_lost(rpl, pref);
     }
     for (size_t i = 0; i < n; i++) {
         rpl_dao_route_failed(rpl, &failed[i]);

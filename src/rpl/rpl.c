@@ -512,7 +512,7 @@ static int get_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
     s->dodag_id = rpl->dodag_id;
     s->now_us = rpl_now(rpl);
     s->dao_at_us = rpl->dao_at_us;
-    s->preferred = rpl->preferred;
+    s->preferred = (rpl->preferred != NULL) ? (int8_t)(rpl->preferred - rpl->parents) : -1;
     s->role = rpl->role;
     s->joined = rpl->joined;
     s->dao_pending = rpl->dao_pending;
@@ -581,7 +581,7 @@ int tern_rpl_init(tern_rpl_t *rpl, tern_stack_t *stack, tern_ipv6_t *ip)
     tern_rpl_etx_init(&rpl->etx);
     rpl->timer_at = RPL_NEVER;
     rpl->tables_at_us = RPL_NEVER;
-    rpl->preferred = -1;
+    rpl->preferred = NULL;
     tern_rpl_seed(rpl, 0x2545F491u ^ (uint32_t)(uintptr_t)stack);
     int res = tern_module_init(&rpl->module, "rpl", RPL_PRIORITY, handle, rpl, rpl->queue,
                                TERN_CONF_MODULE_QUEUE_LEN);

@@ -127,8 +127,8 @@ bool rpl_dodag_dio_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, const tern
 /** Choose the preferred parent and the rank again; install the default route. */
 void rpl_dodag_select(tern_rpl_t *rpl);
 
-/** Remove parent @p i (link failure, §8.2.2.5); repair locally if it was the only one. */
-void rpl_dodag_parent_lost(tern_rpl_t *rpl, size_t i);
+/** Remove parent @p p (link failure, §8.2.2.5); repair locally if it was the only one. */
+void rpl_dodag_parent_lost(tern_rpl_t *rpl, tern_rpl_parent_t *p);
 /**
  * A DAO from @p src (storing mode, §9.8): false when it is our preferred
  * parent (taking it would make a loop); else true, and a parent candidate

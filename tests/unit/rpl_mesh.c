@@ -127,10 +127,10 @@ bool all_but_middle_joined(void)
         if (i == 4) {
             continue;
         }
-        if (!r->joined || r->preferred < 0 || r->poison_until_us != 0) {
+        if (!r->joined || r->preferred == NULL || r->poison_until_us != 0) {
             return false;
         }
-        if (tern_ipv6_addr_equal(&r->parents[r->preferred].addr, &mid)) {
+        if (tern_ipv6_addr_equal(&r->preferred->addr, &mid)) {
             return false;
         }
     }
@@ -212,7 +212,7 @@ bool all_joined(void)
 {
     for (unsigned i = 1; i < node_count; i++) {
         const tern_rpl_t *r = &nodes[i].rpl;
-        if (!r->joined || r->preferred < 0 || r->poison_until_us != 0 || !has_global(i, NULL)) {
+        if (!r->joined || r->preferred == NULL || r->poison_until_us != 0 || !has_global(i, NULL)) {
             return false;
         }
     }
@@ -281,7 +281,7 @@ bool parent_is(unsigned i, unsigned parent)
 {
     const tern_rpl_t *r = &nodes[i].rpl;
     tern_ipv6_addr_t ll = ll_of(parent);
-    return r->joined && r->preferred >= 0 && tern_ipv6_addr_equal(&r->parents[r->preferred].addr, &ll);
+    return r->joined && r->preferred != NULL && tern_ipv6_addr_equal(&r->preferred->addr, &ll);
 }
 
 bool root_routes_all(void)

@@ -143,7 +143,7 @@ static void test_hostile_messages__dropped_and_counted(void **state)
     assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
     tern_rpl_t *r = &nodes[2].rpl;
     uint16_t rank = r->rank;
-    int8_t preferred = r->preferred;
+    const tern_rpl_parent_t *preferred = r->preferred;
     /* A DIO cut short in its base object. */
     const uint8_t short_dio[10] = { 155, TERN_RPL_CODE_DIO, 0, 0, INSTANCE, 240, 1, 0 };
     uint32_t before = r->counters[TERN_RPL_MALFORMED];
@@ -205,7 +205,7 @@ static void test_hostile_messages__dropped_and_counted(void **state)
     assert_int_equal(r->counters[TERN_RPL_DAO_ACK_UNEXPECTED], before + 1u);
     /* Nothing of it changed the DODAG. */
     assert_int_equal(r->rank, rank);
-    assert_int_equal(r->preferred, preferred);
+    assert_ptr_equal(r->preferred, preferred);
 }
 
 /* A 3x3 grid, root in a corner; then the middle node goes away. */

@@ -197,7 +197,7 @@ typedef struct tern_rpl {
     uint32_t prefix_preferred_s;                  /**< Preferred Lifetime */
     /* Parents and routes. */
     tern_rpl_parent_t parents[TERN_CONF_RPL_PARENTS]; /**< parent set and candidates */
-    int8_t preferred;                             /**< index of the preferred parent, -1: none */
+    tern_rpl_parent_t *preferred;                 /**< the preferred parent (one of @ref parents), NULL: none */
     tern_ipv6_addr_t default_route;               /**< next hop of the default route installed; unspecified: none */
     uint16_t default_route_if;                    /**< its interface */
     tern_rpl_route_t routes[TERN_CONF_RPL_ROUTES]; /**< downward routes */
