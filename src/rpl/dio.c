@@ -68,7 +68,7 @@ uint64_t rpl_dio_next_deadline(const tern_rpl_t *rpl)
 
 void rpl_dio_tick(tern_rpl_t *rpl, uint64_t now)
 {
-    if (tern_trickle_next_deadline(&rpl->trickle) <= now && tern_trickle_run(&rpl->trickle, now)) {
+    if (tern_trickle_run(&rpl->trickle, now)) { /* before its deadline: no change, false (tern/rpl/trickle.h) */
         rpl_dio_send(rpl, 0, &all_rpl_nodes);
     }
     if (rpl->dis_at_us <= now) {

@@ -13,7 +13,8 @@
 
 static uint64_t add_saturating(uint64_t a, uint64_t b)
 {
-    return (a > UINT64_MAX - b) ? UINT64_MAX : a + b;
+    uint64_t sum = a + b;
+    return (sum < a) ? UINT64_MAX : sum; /* wrapped: the carry, without computing UINT64_MAX - b */
 }
 
 int tern_trickle_config_from_dio(tern_trickle_config_t *config, uint8_t interval_min, uint8_t doublings,

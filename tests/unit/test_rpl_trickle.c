@@ -82,6 +82,27 @@ static void test_tern_trickle_run__interval_doubles_up_to_imax(void **state)
     assert_int_equal(trickle.counters[TERN_TRICKLE_SUPPRESSED], 0);
 }
 
+static void test_tern_trickle_run__before_deadline__changes_nothing(void **state)
+{
+    (void)state;
+    script_t random = { .after = 7u };
+    init(100 * MS, 3, 1, &random);
+    tern_trickle_t before = trickle;
+    assert_false(tern_trickle_run(&trickle, 1)); /* stopped */
+    assert_memory_equal(&trickle, &before, sizeof(trickle));
+    tern_trickle_start(&trickle, 0);
+    for (int passed = 0; passed < 2; passed++) {
+        uint64_t deadline = tern_trickle_next_deadline(&trickle); /* t, then the end of the interval */
+        before = trickle;
+        unsigned calls = random.calls;
+        assert_false(tern_trickle_run(&trickle, deadline - 1));
+        assert_memory_equal(&trickle, &before, sizeof(trickle));
+        assert_int_equal(random.calls, calls);
+        (void)tern_trickle_run(&trickle, deadline);
+        assert_true(tern_trickle_next_deadline(&trickle) > deadline);
+    }
+}
+
 static void test_tern_trickle_start__t_within_half_open_interval(void **state)
 {
     (void)state;
@@ -287,6 +308,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_tern_trickle_run__interval_doubles_up_to_imax, setup),
+        cmocka_unit_test_setup(test_tern_trickle_run__before_deadline__changes_nothing, setup),
         cmocka_unit_test_setup(test_tern_trickle_start__t_within_half_open_interval, setup),
         cmocka_unit_test_setup(test_tern_trickle_start__long_interval_draws_64_bits, setup),
         cmocka_unit_test_setup(test_tern_trickle_run__suppressed_when_c_reaches_k, setup),

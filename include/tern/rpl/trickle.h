@@ -156,7 +156,9 @@ uint64_t tern_trickle_next_deadline(const tern_trickle_t *trickle);
  * interval begins where the last ended, with c = 0 and a new t in [I/2, I).
  * An owner running late passes every point due in between, in order; whole
  * intervals of Imax it missed are skipped (counted) rather than replayed, and
- * at most one transmission is reported per call.
+ * at most one transmission is reported per call. Before
+ * tern_trickle_next_deadline() (or while stopped) it changes nothing and
+ * returns false, so an owner may call it on every turn.
  * @pre @p now_us is not less than the time of any earlier call
  * @return true if the owner must transmit now
  */
