@@ -148,8 +148,7 @@ int rpl_send(tern_rpl_t *rpl, tern_pkt_t *msg, uint16_t if_index, const tern_ipv
 {
     tern_pktbuf_t *pb = &rpl->module.stack->pktbuf;
     tern_ipv6_repr_t t = { .payload_len = (uint16_t)msg->size, .next_header = TERN_ICMPV6_NEXT_HEADER,
-                           .hop_limit = hop_limit, .dst = *dst };
-    memset(&t.src, 0, sizeof(t.src));
+                           .hop_limit = hop_limit, .dst = *dst }; /* src :: unless set below */
     /* RFC 6550 §6: DIS, DIO and storing-mode DAO/DAO-ACK use link-local sources. */
     if (link_local_src && rpl_link_local(rpl, if_index, &t.src) < 0) {
         rpl_count(rpl, TERN_RPL_TX_FAILED);

@@ -628,21 +628,16 @@ static int dao_base_parse(const uint8_t *buf, size_t len, uint8_t code, size_t b
                           bool *has_dodag_id, tern_ipv6_addr_t *dodag_id, const uint8_t **options,
                           size_t *options_len)
 {
-    int rc = tern_rpl_code(buf, len);
+    /* D is read only when the base object is there; parse_common() refuses
+     * a shorter message, and one too short for the DODAGID D announces. */
+    bool has = len >= base_len && (buf[5] & d_flag) != 0;
+    int rc = parse_common(buf, len, code, base_len + (has ? TERN_RPL_DODAGID_LEN : 0u), options, options_len);
     if (rc < 0) {
         return rc;
     }
-    if (rc != code || len < base_len) {
-        return -EBADMSG;
-    }
-    bool has = (buf[5] & d_flag) != 0;
     /* §6.4.1, §6.5.1: D "MUST be set when a local RPLInstanceID is used". */
     if (!has && instance_is_local(buf[4])) {
         return -EBADMSG;
-    }
-    rc = parse_common(buf, len, code, base_len + (has ? TERN_RPL_DODAGID_LEN : 0u), options, options_len);
-    if (rc < 0) {
-        return rc;
     }
     *has_dodag_id = has;
     if (has) {

@@ -490,6 +490,37 @@ static void test_tern_rpl_dao__local_instance_needs_dodagid(void **state)
     assert_int_equal(tern_rpl_dao_ack_emit(&ae, out, sizeof(out)), -EINVAL);
 }
 
+static void test_tern_rpl_dao_parse__code_and_length_judged_before_the_d_flag(void **state)
+{
+    (void)state;
+    /* A local RPLInstanceID without D is malformed (§6.4.1), but a secured
+     * Code (§6, §10) or an unknown one is reported as such first, and a
+     * message too short to hold its base object (or the DODAGID D
+     * announces) is malformed whatever its flags. */
+    uint8_t m[sizeof(dao_nopath)];
+    memcpy(m, dao_nopath, sizeof(m));
+    m[4] = TERN_RPL_INSTANCE_LOCAL | 0x01;
+    tern_rpl_dao_repr_t r;
+    m[1] = TERN_RPL_CODE_SECURE_BIT | TERN_RPL_CODE_DAO;
+    assert_int_equal(tern_rpl_dao_parse(&r, m, sizeof(m)), -ENOTSUP);
+    m[1] = 0x7f;
+    assert_int_equal(tern_rpl_dao_parse(&r, m, sizeof(m)), -EPROTONOSUPPORT);
+    m[1] = TERN_RPL_CODE_DIO;
+    assert_int_equal(tern_rpl_dao_parse(&r, m, sizeof(m)), -EBADMSG);
+    m[1] = TERN_RPL_CODE_DAO;
+    assert_int_equal(tern_rpl_dao_parse(&r, m, TERN_RPL_DAO_LEN - 1u), -EBADMSG);
+    m[5] |= TERN_RPL_DAO_FLAG_D; /* announces a DODAGID the message does not hold */
+    assert_int_equal(tern_rpl_dao_parse(&r, m, TERN_RPL_DAO_LEN + TERN_RPL_DODAGID_LEN - 1u), -EBADMSG);
+    tern_rpl_dao_ack_repr_t ar;
+    uint8_t a[sizeof(dao_ack_reject)];
+    memcpy(a, dao_ack_reject, sizeof(a));
+    a[4] = TERN_RPL_INSTANCE_LOCAL;
+    a[1] = TERN_RPL_CODE_SECURE_BIT | TERN_RPL_CODE_DAO_ACK;
+    assert_int_equal(tern_rpl_dao_ack_parse(&ar, a, sizeof(a)), -ENOTSUP);
+    a[1] = TERN_RPL_CODE_DAO_ACK;
+    assert_int_equal(tern_rpl_dao_ack_parse(&ar, a, TERN_RPL_DAO_ACK_LEN - 1u), -EBADMSG);
+}
+
 static void test_tern_rpl_dao_parse__reserved_ignored_and_truncated(void **state)
 {
     (void)state;
@@ -941,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_tern_rpl_dao_parse__golden),
         cmocka_unit_test(test_tern_rpl_dao_emit__golden),
         cmocka_unit_test(test_tern_rpl_dao__local_instance_needs_dodagid),
+        cmocka_unit_test(test_tern_rpl_dao_parse__code_and_length_judged_before_the_d_flag),
         cmocka_unit_test(test_tern_rpl_dao_parse__reserved_ignored_and_truncated),
         cmocka_unit_test(test_tern_rpl_dao_ack__golden),
         cmocka_unit_test(test_tern_rpl_parse__wrong_secure_unknown_code),
