@@ -598,7 +598,7 @@ void rpl_dao_ack_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t 
     /* Refresh before the routes run out: at half the lifetime (infinite: never). */
     rpl->dao_at_us = (rpl->default_lifetime == 0xFFu)
                          ? RPL_NEVER
-                         : rpl_now(rpl) + (uint64_t)rpl_dao_lifetime_s(rpl) * RPL_US_PER_S / 2u;
+                         : rpl_now(rpl) + (uint64_t)rpl_dao_lifetime_s(rpl) * (RPL_US_PER_S / 2u);
 }
 
 /* ------------------------------------------------------------ time */
@@ -640,7 +640,7 @@ void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now)
             rpl_count(rpl, TERN_RPL_DAO_GAVE_UP);
             rpl->dao_pending = false;
             rpl->dao_retries = 0;
-            rpl->dao_at_us = now + (uint64_t)rpl_dao_lifetime_s(rpl) * RPL_US_PER_S / 2u;
+            rpl->dao_at_us = now + (uint64_t)rpl_dao_lifetime_s(rpl) * (RPL_US_PER_S / 2u);
             return;
         }
         rpl->dao_retries++;
