@@ -157,17 +157,10 @@ typedef struct {
 
 /** The RPL module of one stack. Allocate statically; set up with tern_rpl_init(). */
 typedef struct tern_rpl {
-    tern_module_t module;                         /**< the module */
-    tern_msg_t queue[TERN_CONF_MODULE_QUEUE_LEN]; /**< its queue storage */
-    tern_netreg_entry_t entry;                    /**< (ICMPV6, type 155) registration */
-    tern_ipv6_t *ip;                              /**< the IPv6 module it works with */
-    tern_netif_t *ifs[TERN_CONF_RPL_IFS];         /**< interfaces RPL runs on */
-    tern_timer_t timer;                           /**< one timer for every deadline */
-    uint64_t timer_at;                            /**< when it is armed for; UINT64_MAX: not */
-    uint64_t tables_at_us;                        /**< rpl_dao_next_deadline() as last computed: a lower bound
-                                                       of the route tables' next expiry (rpl.c, reschedule()) */
-    uint32_t rng;                                 /**< xorshift state (Trickle, DIS jitter) */
-    /* The instance and its DODAG. */
+    /* The instance and its DODAG. The fields read most come first: a 16-bit
+     * Thumb load or store reaches a byte field only in the first 32 bytes of
+     * the struct, a halfword in the first 64, a word in the first 128; further
+     * on, each access takes a 32-bit instruction. */
     uint8_t role;                                 /**< tern_rpl_role_t */
     bool joined;                                  /**< a member of a DODAG (root: always) */
     uint8_t instance_id;                          /**< RPLInstanceID */
@@ -179,25 +172,37 @@ typedef struct tern_rpl {
     uint8_t dao_ack_sequence;                     /**< DAOSequence of the DAO awaiting its DAO-ACK (dao_pending) */
     uint8_t path_sequence;                        /**< Path Sequence of our targets (§7.2) */
     uint8_t preference;                           /**< DODAG preference (Prf, root) */
-    tern_ipv6_addr_t dodag_id;                    /**< DODAGID */
+    uint8_t dio_interval_min;                     /**< DIOIntervalMin (log2 ms) */
+    uint8_t dio_interval_doublings;               /**< DIOIntervalDoublings */
+    uint8_t dio_redundancy;                       /**< DIORedundancyConstant k (0: no suppression) */
+    uint8_t default_lifetime;                     /**< Default Lifetime, in lifetime units */
+    uint8_t dao_retries;                          /**< retries of the pending DAO so far */
+    bool dao_pending;                             /**< a DAO waits for its DAO-ACK */
     uint16_t rank;                                /**< our rank (INFINITE_RANK: none) */
     uint16_t lowest_rank;                         /**< L: lowest rank advertised in this version (§8.2.2.4) */
     uint16_t ocp;                                 /**< objective code point (0: OF0, 1: MRHOF) */
     uint16_t min_hop_rank_increase;               /**< MinHopRankIncrease (§6.7.6) */
     uint16_t max_rank_increase;                   /**< DAGMaxRankIncrease */
-    uint8_t dio_interval_min;                     /**< DIOIntervalMin (log2 ms) */
-    uint8_t dio_interval_doublings;               /**< DIOIntervalDoublings */
-    uint8_t dio_redundancy;                       /**< DIORedundancyConstant k (0: no suppression) */
-    uint8_t default_lifetime;                     /**< Default Lifetime, in lifetime units */
     uint16_t lifetime_unit;                       /**< Lifetime Unit, seconds */
+    tern_rpl_parent_t *preferred;                 /**< the preferred parent (one of @ref parents), NULL: none */
+    tern_ipv6_t *ip;                              /**< the IPv6 module it works with */
+    tern_netif_t *ifs[TERN_CONF_RPL_IFS];         /**< interfaces RPL runs on */
+    tern_module_t module;                         /**< the module */
+    tern_msg_t queue[TERN_CONF_MODULE_QUEUE_LEN]; /**< its queue storage */
+    tern_netreg_entry_t entry;                    /**< (ICMPV6, type 155) registration */
+    tern_timer_t timer;                           /**< one timer for every deadline */
+    uint64_t timer_at;                            /**< when it is armed for; UINT64_MAX: not */
+    uint64_t tables_at_us;                        /**< rpl_dao_next_deadline() as last computed: a lower bound
+                                                       of the route tables' next expiry (rpl.c, reschedule()) */
+    uint32_t rng;                                 /**< xorshift state (Trickle, DIS jitter) */
+    tern_ipv6_addr_t dodag_id;                    /**< DODAGID */
     /* The prefix the root disseminates (Prefix Information option, §6.7.10). */
     tern_ipv6_addr_t prefix;                      /**< prefix (unspecified: none) */
     uint8_t prefix_len;                           /**< its length */
     uint32_t prefix_valid_s;                      /**< Valid Lifetime */
     uint32_t prefix_preferred_s;                  /**< Preferred Lifetime */
     /* Parents and routes. */
-    tern_rpl_parent_t parents[TERN_CONF_RPL_PARENTS]; /**< parent set and candidates */
-    tern_rpl_parent_t *preferred;                 /**< the preferred parent (one of @ref parents), NULL: none */
+    tern_rpl_parent_t parents[TERN_CONF_RPL_PARENTS]; /**< parent set and candidates (preferred: at the top) */
     tern_ipv6_addr_t default_route;               /**< next hop of the default route installed; unspecified: none */
     uint16_t default_route_if;                    /**< its interface */
     tern_rpl_route_t routes[TERN_CONF_RPL_ROUTES]; /**< downward routes */
@@ -211,8 +216,6 @@ typedef struct tern_rpl {
     uint64_t dao_at_us;                           /**< next DAO (first, retry or refresh); UINT64_MAX: none */
     uint64_t poison_until_us;                     /**< local repair: advertising INFINITE_RANK until then */
     uint64_t probe_at_us;                         /**< next unicast DIS probing the preferred parent; UINT64_MAX: none */
-    uint8_t dao_retries;                          /**< retries of the pending DAO so far */
-    bool dao_pending;                             /**< a DAO waits for its DAO-ACK */
     /* TX status reports from the interfaces, handed to the module's own turn. */
     tern_rpl_etx_t etx;                           /**< link ETX per neighbor (RFC 6719 §3.1.1) */
     tern_rpl_tx_report_t tx_reports[TERN_CONF_RPL_TX_REPORTS]; /**< ring */
