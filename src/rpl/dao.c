@@ -269,12 +269,13 @@ static size_t routes_emit(tern_rpl_t *rpl, size_t *cursor, const tern_rpl_parent
                           size_t cap)
 {
     uint64_t now = rpl_now(rpl);
-    tern_rpl_opt_transit_t tr;
+    tern_rpl_opt_transit_t tr; /* E, Path Control and Parent Address stay 0; sequence and lifetime per group */
     memset(&tr, 0, sizeof(tr));
     size_t n = 0;
     size_t group = 0;
-    for (; *cursor < TERN_CONF_RPL_ROUTES; (*cursor)++) {
-        const tern_rpl_route_t *r = &rpl->routes[*cursor];
+    size_t i = *cursor;
+    for (; i < TERN_CONF_RPL_ROUTES; i++) {
+        const tern_rpl_route_t *r = &rpl->routes[i];
         if (!r->used || r->expires_us <= now ||
             (skip != NULL && r->if_index == skip->if_index && tern_ipv6_addr_equal(&r->next_hop, &skip->addr))) {
             continue;
@@ -287,16 +288,15 @@ static size_t routes_emit(tern_rpl_t *rpl, size_t *cursor, const tern_rpl_parent
             n += (w > 0) ? (size_t)w : 0u;
             group = 0;
         }
-        tern_rpl_opt_target_t t = { .prefix_len = r->prefix_len, .prefix = r->target };
         size_t tlen = TERN_RPL_OPT_TARGET_FIXED + ((size_t)r->prefix_len + 7u) / 8u;
         if (n + tlen + TERN_RPL_OPT_TRANSIT_LEN > cap) {
             break; /* the Transit of this group must fit too */
         }
         if (group == 0) {
-            memset(&tr, 0, sizeof(tr));
             tr.path_sequence = r->path_sequence;
             tr.path_lifetime = units;
         }
+        tern_rpl_opt_target_t t = { .prefix_len = r->prefix_len, .prefix = r->target };
         int w = tern_rpl_opt_target_emit(&t, out + n, cap - n);
         if (w <= 0) {
             continue;
@@ -304,6 +304,7 @@ static size_t routes_emit(tern_rpl_t *rpl, size_t *cursor, const tern_rpl_parent
         n += (size_t)w;
         group++;
     }
+    *cursor = i;
     if (group > 0) {
         int w = tern_rpl_opt_transit_emit(&tr, out + n, cap - n);
         n += (w > 0) ? (size_t)w : 0u;
