@@ -88,6 +88,25 @@ void rpl_count(tern_rpl_t *rpl, unsigned c)
     tern_count(&rpl->counters[c]);
 }
 
+bool rpl_seq_newer(uint8_t a, uint8_t b)
+{
+    const unsigned window = 16u;
+    if (a == b) {
+        return false;
+    }
+    if (a >= 128u && b < 128u) {
+        return (256u + b - a) > window;
+    }
+    if (a < 128u && b >= 128u) {
+        return (256u + a - b) <= window;
+    }
+    if (a < 128u) {
+        unsigned d = (unsigned)((a - b) & 0x7Fu); /* circular region, mod 128 */
+        return d != 0 && d < 64u;
+    }
+    return a > b;
+}
+
 uint64_t rpl_now(const tern_rpl_t *rpl)
 {
     return tern_executor_now(rpl->module.exec);

@@ -48,24 +48,7 @@ __attribute__((noinline)) void rpl_count(tern_rpl_t *rpl, unsigned c);
  * (128..255) precedes the circular one (0..127); a window of 16 decides
  * across the two and within the circle. (DODAG versions, Path Sequences.)
  */
-static inline bool rpl_seq_newer(uint8_t a, uint8_t b)
-{
-    const unsigned window = 16u;
-    if (a == b) {
-        return false;
-    }
-    if (a >= 128u && b < 128u) {
-        return (256u + b - a) > window;
-    }
-    if (a < 128u && b >= 128u) {
-        return (256u + a - b) <= window;
-    }
-    if (a < 128u) {
-        unsigned d = (unsigned)((a - b) & 0x7Fu); /* circular region, mod 128 */
-        return d != 0 && d < 64u;
-    }
-    return a > b;
-}
+bool rpl_seq_newer(uint8_t a, uint8_t b);
 
 /** RFC 6550 §7.2: the lollipop counter after @p a: up through the linear part 128..255, then round 0..127. */
 static inline uint8_t rpl_seq_next(uint8_t a)
