@@ -63,9 +63,10 @@ int tern_srh_addr(const tern_srh_repr_t *repr, size_t i, const tern_ipv6_addr_t 
         return -EINVAL;
     }
     size_t size = addr_size(repr, i);
-    tern_ipv6_addr_t full = *dst; /* dst and out may be the same address */
-    memcpy(full.u8 + (ADDR_LEN - size), repr->addrs + addr_offset(repr, i), size);
-    *out = full;
+    if (out != dst) {
+        *out = *dst; /* the elided octets; the same address: they are there already */
+    }
+    memcpy(out->u8 + (ADDR_LEN - size), repr->addrs + addr_offset(repr, i), size);
     return 0;
 }
 
