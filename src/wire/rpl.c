@@ -201,9 +201,11 @@ static void prefix_read(tern_ipv6_addr_t *out, const uint8_t *p, size_t avail, u
  * ("MUST be initialized to zero by the sender"). */
 static void prefix_write(uint8_t *p, const tern_ipv6_addr_t *prefix, uint8_t prefix_len)
 {
-    tern_ipv6_addr_t masked = *prefix;
-    tern_ipv6_addr_mask(&masked, prefix_len);
-    memcpy(p, masked.u8, prefix_octets(prefix_len));
+    size_t n = prefix_octets(prefix_len);
+    memcpy(p, prefix->u8, n);
+    if (prefix_len % 8u != 0) {
+        p[n - 1u] &= (uint8_t)(0xFFu << (8u - prefix_len % 8u)); /* the last octet's bits past the prefix */
+    }
 }
 
 int tern_rpl_opt_metric_parse(tern_rpl_opt_metric_t *repr, const tern_rpl_opt_t *opt)

@@ -802,6 +802,16 @@ static void test_tern_rpl_opt_emit__fields_and_errors(void **state)
     assert_int_equal(tern_rpl_opt_target_emit(&t, out, sizeof(out)), 12);
     static const uint8_t t57[] = { 0x05, 0x0a, 0x00, 0x39, 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x01, 0xff, 0x80 };
     assert_memory_equal(out, t57, sizeof(t57));
+    t.prefix = addr("2001:db8:1:ffff:ffff::"); /* bits past the /57 set: written as 0 (§6.7.7) */
+    assert_int_equal(tern_rpl_opt_target_emit(&t, out, sizeof(out)), 12);
+    assert_memory_equal(out, t57, sizeof(t57));
+    /* The same in a Route Information /44 (§6.7.5): its 8 octets, 44 bits of prefix. */
+    tern_rpl_opt_route_info_t r44 = { .prefix_len = 44, .preference = 0, .lifetime = 0x01020304,
+                                      .prefix = addr("2001:db8:1fff:ffff::") };
+    static const uint8_t ri44[] = { 0x03, 0x0e, 0x2c, 0x00, 0x01, 0x02, 0x03, 0x04,
+                                    0x20, 0x01, 0x0d, 0xb8, 0x1f, 0xf0, 0x00, 0x00 };
+    assert_int_equal(tern_rpl_opt_route_info_emit(&r44, out, sizeof(out)), sizeof(ri44));
+    assert_memory_equal(out, ri44, sizeof(ri44));
     t.prefix_len = 129;
     assert_int_equal(tern_rpl_opt_target_len(&t), 0);
     assert_int_equal(tern_rpl_opt_target_emit(&t, out, sizeof(out)), -EINVAL);
