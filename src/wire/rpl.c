@@ -188,24 +188,31 @@ static int opt_begin(uint8_t *buf, size_t len, uint8_t type, size_t size)
     return (int)size;
 }
 
-/* The prefix field of @p avail octets at @p p, holding @p prefix_len bits:
- * bits past the prefix are "ignored by the receiver" (§6.7.5, §6.7.7). */
-static void prefix_read(tern_ipv6_addr_t *out, const uint8_t *p, size_t avail, uint8_t prefix_len)
+/* Clear the bits past a prefix of @p prefix_len bits (at most 128) in the
+ * last of its ceil(prefix_len / 8) octets at @p p. */
+static void prefix_clear_tail(uint8_t *p, uint8_t prefix_len)
+{
+    if (prefix_len % 8u != 0) {
+        p[prefix_len / 8u] &= (uint8_t)(0xFFu << (8u - prefix_len % 8u));
+    }
+}
+
+/* The prefix of @p prefix_len bits (at most 128) at @p p, whose option holds
+ * its ceil(prefix_len / 8) octets (opt_len_ok()): bits past the prefix are
+ * "ignored by the receiver" (§6.7.5, §6.7.7), and read as 0. */
+static void prefix_read(tern_ipv6_addr_t *out, const uint8_t *p, uint8_t prefix_len)
 {
     memset(out->u8, 0, sizeof(out->u8));
-    memcpy(out->u8, p, avail < 16u ? avail : 16u);
-    tern_ipv6_addr_mask(out, prefix_len);
+    memcpy(out->u8, p, prefix_octets(prefix_len));
+    prefix_clear_tail(out->u8, prefix_len);
 }
 
 /* Write the ceil(prefix_len / 8) octets of @p prefix, bits past prefix_len 0
  * ("MUST be initialized to zero by the sender"). */
 static void prefix_write(uint8_t *p, const tern_ipv6_addr_t *prefix, uint8_t prefix_len)
 {
-    size_t n = prefix_octets(prefix_len);
-    memcpy(p, prefix->u8, n);
-    if (prefix_len % 8u != 0) {
-        p[n - 1u] &= (uint8_t)(0xFFu << (8u - prefix_len % 8u)); /* the last octet's bits past the prefix */
-    }
+    memcpy(p, prefix->u8, prefix_octets(prefix_len));
+    prefix_clear_tail(p, prefix_len);
 }
 
 int tern_rpl_opt_metric_parse(tern_rpl_opt_metric_t *repr, const tern_rpl_opt_t *opt)
@@ -251,8 +258,7 @@ int tern_rpl_opt_route_info_parse(tern_rpl_opt_route_info_t *repr, const tern_rp
     /* Resvd (3) | Prf (2) | Resvd (3): only Prf is kept. */
     repr->preference = (uint8_t)((p[3] & TERN_RPL_ROUTE_INFO_PRF_MASK) >> TERN_RPL_ROUTE_INFO_PRF_SHIFT);
     repr->lifetime = tern_load32(p + 4);
-    prefix_read(&repr->prefix, p + TERN_RPL_OPT_ROUTE_INFO_FIXED, opt->len - TERN_RPL_OPT_ROUTE_INFO_FIXED,
-                repr->prefix_len);
+    prefix_read(&repr->prefix, p + TERN_RPL_OPT_ROUTE_INFO_FIXED, repr->prefix_len);
     return 0;
 }
 
@@ -340,8 +346,7 @@ int tern_rpl_opt_target_parse(tern_rpl_opt_target_t *repr, const tern_rpl_opt_t 
     }
     /* p[2]: Flags, reserved by RFC 6550 (RFC 9010 assigns some): ignored. */
     repr->prefix_len = opt->data[3];
-    prefix_read(&repr->prefix, opt->data + TERN_RPL_OPT_TARGET_FIXED, opt->len - TERN_RPL_OPT_TARGET_FIXED,
-                repr->prefix_len);
+    prefix_read(&repr->prefix, opt->data + TERN_RPL_OPT_TARGET_FIXED, repr->prefix_len);
     return 0;
 }
 
