@@ -165,7 +165,8 @@ typedef struct {
 
 static int dio_options(const tern_rpl_dio_repr_t *dio, dio_options_t *out)
 {
-    memset(out, 0, sizeof(*out));
+    out->has_conf = false; /* conf and pio are read only when present */
+    out->has_pio = false;
     tern_rpl_opt_iter_t it;
     tern_rpl_opt_t opt;
     int r;
