@@ -74,13 +74,8 @@ void rpl_dao_schedule(tern_rpl_t *rpl)
 /* @return the IPv6 module's answer (< 0: the FIB refused, e.g. full). */
 static int fib_route(tern_rpl_t *rpl, bool add, const tern_rpl_route_t *r, uint32_t lifetime_s)
 {
-    tern_ipv6_route_config_t cfg;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.prefix = r->target;
-    cfg.prefix_len = r->prefix_len;
-    cfg.next_hop = r->next_hop;
-    cfg.origin = TERN_FIB_ROUTING;
-    cfg.lifetime_s = lifetime_s;
+    tern_ipv6_route_config_t cfg = { .prefix = r->target, .next_hop = r->next_hop, .prefix_len = r->prefix_len,
+                                     .origin = TERN_FIB_ROUTING, .lifetime_s = lifetime_s };
     return tern_netapi_set(&rpl->ip->module, add ? TERN_NETOPT_IPV6_ROUTE_ADD : TERN_NETOPT_IPV6_ROUTE_DEL,
                            r->if_index, &cfg, sizeof(cfg));
 }
