@@ -306,7 +306,8 @@ void rpl_dio_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, const tern_ne
     bool ours = rpl->joined && dio.instance_id == rpl->instance_id &&
                 tern_ipv6_addr_equal(&dio.dodag_id, &rpl->dodag_id);
     /* §8.2.2.5: ranks below ROOT_RANK are impossible; INFINITE_RANK only matters from a parent. */
-    uint16_t root_rank = o.has_conf ? o.conf.min_hop_rank_increase : rpl->min_hop_rank_increase; /* not 0: dio_options() */
+    /* (A Configuration's MinHopRankIncrease is not 0: dio_options() refused that.) */
+    uint16_t root_rank = o.has_conf ? o.conf.min_hop_rank_increase : rpl->min_hop_rank_increase;
     if (dio.rank < root_rank) {
         rpl_count(rpl, TERN_RPL_BAD_RANK);
         return;

@@ -59,10 +59,11 @@ void rpl_rpi_drain(tern_rpl_t *rpl)
 {
     const tern_lock_t *lock = tern_stack_lock(rpl->module.stack);
     tern_ipv6_addr_t failed[TERN_CONF_RPL_RPI_EVENTS];
+    /* The preferred parent is the module's (this turn's); the report is compared with it under the lock. */
+    tern_rpl_parent_t *pref = rpl_dodag_preferred(rpl);
     tern_lock_acquire(lock);
     bool rank_error = rpl->rpi_rank_error;
-    bool parent_loop = rpl->rpi_parent_loop;
-    tern_ipv6_addr_t loop_parent = rpl->rpi_loop_parent;
+    bool parent_loop = rpl->rpi_parent_loop && pref != NULL && tern_ipv6_addr_equal(&pref->addr, &rpl->rpi_loop_parent);
     rpl->rpi_parent_loop = false;
     size_t n = rpl->rpi_failed_count;
     memcpy(failed, rpl->rpi_failed, n * sizeof(failed[0]));
@@ -86,8 +87,7 @@ void rpl_rpi_drain(tern_rpl_t *rpl)
      * switch, or local repair when it was the only one, §8.2.2.5). Its next
      * DIO tells its real rank. Without this the two count their ranks up
      * DIO by DIO to the MaxRankIncrease limit while the loop lasts. */
-    tern_rpl_parent_t *pref = rpl_dodag_preferred(rpl);
-    if (parent_loop && pref != NULL && tern_ipv6_addr_equal(&pref->addr, &loop_parent)) {
+    if (parent_loop) {
         rpl_count(rpl, TERN_RPL_RPI_PARENT_LOOPS);
         rpl_dodag_parent_lost(rpl, pref);
     }
