@@ -154,7 +154,7 @@ void rpl_dodag_select(tern_rpl_t *rpl)
     }
     const tern_rpl_of_t *of = tern_rpl_of_get(rpl->ocp);
     tern_rpl_candidate_t cands[TERN_CONF_RPL_PARENTS];
-    uint16_t index[TERN_CONF_RPL_PARENTS];
+    tern_rpl_parent_t *slot[TERN_CONF_RPL_PARENTS]; /* the entry of each candidate */
     size_t n = 0;
     int current = -1;
     for (size_t i = 0; i < TERN_CONF_RPL_PARENTS; i++) {
@@ -180,7 +180,7 @@ void rpl_dodag_select(tern_rpl_t *rpl)
         if (rpl->preferred == p) {
             current = (int)n;
         }
-        index[n++] = (uint16_t)i;
+        slot[n++] = p;
     }
     tern_rpl_of_params_t params;
     tern_rpl_of_params_init(&params, rpl->min_hop_rank_increase, rpl->max_rank_increase);
@@ -198,7 +198,7 @@ void rpl_dodag_select(tern_rpl_t *rpl)
         }
         return;
     }
-    tern_rpl_parent_t *best = &rpl->parents[index[sel.parents[0]]];
+    tern_rpl_parent_t *best = slot[sel.parents[0]];
     bool switched = best != rpl->preferred;
     tern_rpl_parent_t *old = rpl->preferred;
     uint16_t old_rank = rpl->rank;
