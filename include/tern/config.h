@@ -870,8 +870,10 @@ _Static_assert(TERN_CONF_RPL_TX_REPORTS >= 1 && TERN_CONF_RPL_TX_REPORTS <= 255,
 #ifndef TERN_CONF_RPL_DIO_INTERVAL_MIN
 #define TERN_CONF_RPL_DIO_INTERVAL_MIN 12
 #endif
-_Static_assert(TERN_CONF_RPL_DIO_INTERVAL_MIN >= 1 && TERN_CONF_RPL_DIO_INTERVAL_MIN <= 24,
-               "TERN_CONF_RPL_DIO_INTERVAL_MIN out of range [1, 24]");
+/* At most 22 (2^22 ms, 70 minutes): Imin in microseconds fits 32 bits, as
+ * the Trickle timer keeps it (TERN_TRICKLE_DIO_INTERVAL_MIN_MAX, tern/rpl/trickle.h). */
+_Static_assert(TERN_CONF_RPL_DIO_INTERVAL_MIN >= 1 && TERN_CONF_RPL_DIO_INTERVAL_MIN <= 22,
+               "TERN_CONF_RPL_DIO_INTERVAL_MIN out of range [1, 22]");
 #ifndef TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS
 #define TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS 8
 #endif

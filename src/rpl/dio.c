@@ -51,12 +51,23 @@ void rpl_trickle_consistent(tern_rpl_t *rpl)
     tern_trickle_consistent(&rpl->trickle);
 }
 
-static void trickle_configure(tern_rpl_t *rpl)
+/*
+ * Take new Trickle parameters (a DODAG Configuration that changed them).
+ * tern_trickle_init() leaves the timer stopped: a running one starts over
+ * with them at Imin, as a reset does (RFC 6206 §4.2 rule 6), or the node
+ * would send no DIO until some later reset. A stopped one (a leaf, §8.5)
+ * stays stopped.
+ */
+void rpl_trickle_configure(tern_rpl_t *rpl)
 {
     tern_trickle_config_t tc;
     if (tern_trickle_config_from_dio(&tc, rpl->dio_interval_min, rpl->dio_interval_doublings,
                                      rpl->dio_redundancy) == 0) {
+        bool running = rpl->trickle.running;
         (void)tern_trickle_init(&rpl->trickle, &tc, rpl->trickle.random, rpl->trickle.random_ctx);
+        if (running) {
+            tern_trickle_reset(&rpl->trickle, rpl_now(rpl));
+        }
     }
 }
 
@@ -210,7 +221,7 @@ static void apply_conf(tern_rpl_t *rpl, const tern_rpl_opt_dodag_conf_t *conf)
     rpl->dio_interval_doublings = conf->dio_int_doublings;
     rpl->dio_redundancy = conf->dio_redundancy;
     if (trickle_changed) {
-        trickle_configure(rpl);
+        rpl_trickle_configure(rpl);
     }
 }
 

@@ -394,6 +394,7 @@ static void reset_dodag(tern_rpl_t *rpl)
     rpl->dio_interval_min = TERN_CONF_RPL_DIO_INTERVAL_MIN;
     rpl->dio_interval_doublings = TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS;
     rpl->dio_redundancy = TERN_CONF_RPL_DIO_REDUNDANCY;
+    rpl_trickle_configure(rpl); /* the timer too (stopped above): the last DODAG's may differ */
     rpl->default_lifetime = TERN_CONF_RPL_DEFAULT_LIFETIME;
     rpl->lifetime_unit = TERN_CONF_RPL_LIFETIME_UNIT;
     rpl->ocp = TERN_CONF_RPL_OCP;
@@ -606,10 +607,14 @@ int tern_rpl_init(tern_rpl_t *rpl, tern_stack_t *stack, tern_ipv6_t *ip)
     if (res < 0) {
         return res;
     }
+    _Static_assert(TERN_CONF_RPL_DIO_INTERVAL_MIN <= TERN_TRICKLE_DIO_INTERVAL_MIN_MAX,
+                   "the default DIOIntervalMin must be one the Trickle timer takes");
     tern_trickle_config_t tc;
-    (void)tern_trickle_config_from_dio(&tc, TERN_CONF_RPL_DIO_INTERVAL_MIN, TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS,
+    res = tern_trickle_config_from_dio(&tc, TERN_CONF_RPL_DIO_INTERVAL_MIN, TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS,
                                        TERN_CONF_RPL_DIO_REDUNDANCY);
-    res = tern_trickle_init(&rpl->trickle, &tc, trickle_random, rpl);
+    if (res == 0) {
+        res = tern_trickle_init(&rpl->trickle, &tc, trickle_random, rpl);
+    }
     if (res < 0) {
         return res;
     }

@@ -161,6 +161,9 @@ void rpl_trickle_reset(tern_rpl_t *rpl);
 /** Stop Trickle (no DODAG, leaf). */
 void rpl_trickle_stop(tern_rpl_t *rpl);
 
+/** The DIO timer takes rpl's DIO parameters (dio_interval_min, ...); a running timer starts over with them. */
+void rpl_trickle_configure(tern_rpl_t *rpl);
+
 /** Trickle: a consistent transmission was heard (RFC 6206 §4.2 step 3). */
 void rpl_trickle_consistent(tern_rpl_t *rpl);
 

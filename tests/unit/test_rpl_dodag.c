@@ -137,6 +137,62 @@ static void inject(unsigned to, const uint8_t *msg, size_t len)
     inject_from(1, to, msg, len);
 }
 
+/*
+ * The preferred parent's DIO brings a DODAG Configuration with other Trickle
+ * parameters (RFC 6550 §6.7.6): the DIO timer takes them and keeps running
+ * (it used to be left stopped by the re-initialisation: the node went silent
+ * until some later reset). Leaving the DODAG takes the defaults back, the
+ * timer's too.
+ */
+static void test_dio_conf__new_trickle_parameters_keep_dios_going(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    tern_rpl_t *r = &nodes[2].rpl;
+    const tern_rpl_t *parent = &nodes[1].rpl;
+    assert_true(parent_is(2, 1));
+    assert_true(r->trickle.running);
+    uint8_t conf[TERN_RPL_OPT_DODAG_CONF_LEN];
+    tern_rpl_opt_dodag_conf_t c = { .dio_int_doublings = (uint8_t)(r->dio_interval_doublings + 1u),
+                                    .dio_int_min = (uint8_t)(r->dio_interval_min - 1u),
+                                    .dio_redundancy = r->dio_redundancy,
+                                    .max_rank_increase = r->max_rank_increase,
+                                    .min_hop_rank_increase = r->min_hop_rank_increase,
+                                    .ocp = r->ocp,
+                                    .default_lifetime = r->default_lifetime,
+                                    .lifetime_unit = r->lifetime_unit };
+    assert_int_equal(tern_rpl_opt_dodag_conf_emit(&c, conf, sizeof(conf)), (int)sizeof(conf));
+    tern_rpl_dio_repr_t d = { .instance_id = INSTANCE, .version = parent->version, .rank = parent->rank,
+                              .grounded = true, .mop = TERN_RPL_MOP_STORING, .dtsn = parent->dtsn,
+                              .dodag_id = prefix_addr(1), .options = conf, .options_len = sizeof(conf) };
+    uint8_t dio[TERN_RPL_DIO_LEN + sizeof(conf)];
+    assert_int_equal(tern_rpl_dio_emit(&d, dio, sizeof(dio)), (int)sizeof(dio));
+    inject_from(1, 2, dio, sizeof(dio));
+    assert_int_equal(r->dio_interval_min, c.dio_int_min);
+    assert_int_equal(r->dio_interval_doublings, c.dio_int_doublings);
+    assert_int_equal(r->trickle.config.imin_us, 1000u << c.dio_int_min);
+    assert_true(r->trickle.running);
+    /* It keeps advertising: at least one DIO within Imax of the new parameters. */
+    uint32_t before = r->counters[TERN_RPL_DIO_OUT];
+    run_for(((uint64_t)1u << (c.dio_int_min + c.dio_int_doublings)) * MS + SEC);
+    assert_true(r->counters[TERN_RPL_DIO_OUT] > before);
+    /* (The parent's own DIOs have brought the defaults back meanwhile.) Once
+     * more, and then a new role leaves the DODAG: the defaults come back, in
+     * the timer too (the next DODAG's DIO, with the default configuration,
+     * would change nothing it could notice). */
+    assert_int_equal(r->trickle.config.imin_us, 1000u << TERN_CONF_RPL_DIO_INTERVAL_MIN);
+    d.version = parent->version;
+    d.rank = parent->rank;
+    d.dtsn = parent->dtsn;
+    assert_int_equal(tern_rpl_dio_emit(&d, dio, sizeof(dio)), (int)sizeof(dio));
+    inject_from(1, 2, dio, sizeof(dio));
+    assert_int_equal(r->trickle.config.imin_us, 1000u << c.dio_int_min);
+    assert_int_equal(tern_rpl_set_leaf(r), 0);
+    assert_int_equal(r->dio_interval_min, TERN_CONF_RPL_DIO_INTERVAL_MIN);
+    assert_int_equal(r->trickle.config.imin_us, 1000u << TERN_CONF_RPL_DIO_INTERVAL_MIN);
+    assert_int_equal(r->trickle.config.doublings, TERN_CONF_RPL_DIO_INTERVAL_DOUBLINGS);
+}
+
 static void test_hostile_messages__dropped_and_counted(void **state)
 {
     (void)state;
@@ -502,6 +558,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_line5__global_repair, setup_line, teardown),
         cmocka_unit_test_setup_teardown(test_line5__timer_armed_before_every_route_expiry, setup_line, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_messages__dropped_and_counted, setup_line, teardown),
+        cmocka_unit_test_setup_teardown(test_dio_conf__new_trickle_parameters_keep_dios_going, setup_line,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_grid3x3__joins_and_survives_middle_removal, setup_grid, teardown),
         cmocka_unit_test_setup_teardown(test_diamond__parent_switch_moves_the_grandchild_route, setup_diamond,
                                         teardown),
