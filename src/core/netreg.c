@@ -97,8 +97,11 @@ tern_netreg_entry_t *tern_netreg_lookup(tern_netreg_t *reg, tern_nettype_t type,
     return e;
 }
 
-unsigned tern_netreg_collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx,
-                             tern_module_t **out, unsigned max)
+/* The entries of (@p type, @p demux_ctx) into @p out (at most @p max): those
+ * of that context only (@p exact), or those of ALL too. One walk of the
+ * type's list (a packet's every hop comes here). @return how many match. */
+static inline unsigned collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx, tern_module_t **out,
+                               unsigned max, bool exact)
 {
     unsigned n = 0;
     if (reg == NULL || !type_valid(type)) {
@@ -107,10 +110,9 @@ unsigned tern_netreg_collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t d
     if (out == NULL) {
         max = 0;
     }
-    /* One walk of the type's list (a packet's every hop comes here). */
     tern_lock_acquire(reg->lock);
     for (const tern_netreg_entry_t *e = reg->lists[type]; e != NULL; e = e->next) {
-        if (matches(e, demux_ctx)) {
+        if (exact ? e->demux_ctx == demux_ctx : matches(e, demux_ctx)) {
             if (n < max) {
                 out[n] = e->module;
             }
@@ -121,27 +123,16 @@ unsigned tern_netreg_collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t d
     return n;
 }
 
+unsigned tern_netreg_collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx,
+                             tern_module_t **out, unsigned max)
+{
+    return collect(reg, type, demux_ctx, out, max, false);
+}
+
 unsigned tern_netreg_collect_exact(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx,
                                    tern_module_t **out, unsigned max)
 {
-    unsigned n = 0;
-    if (reg == NULL || !type_valid(type)) {
-        return 0;
-    }
-    if (out == NULL) {
-        max = 0;
-    }
-    tern_lock_acquire(reg->lock);
-    for (const tern_netreg_entry_t *e = reg->lists[type]; e != NULL; e = e->next) {
-        if (e->demux_ctx == demux_ctx) {
-            if (n < max) {
-                out[n] = e->module;
-            }
-            n++;
-        }
-    }
-    tern_lock_release(reg->lock);
-    return n;
+    return collect(reg, type, demux_ctx, out, max, true);
 }
 
 unsigned tern_netreg_num(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx)
