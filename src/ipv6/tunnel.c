@@ -291,7 +291,9 @@ int ipv6_tunnel_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t pay
     /* The RPI slot (rpi.c): its length counts in the tunnel MTU. */
     t.rpi_len = ipv6_rpi_len(ip, ipif, &hdr->dst);
     size_t overhead = TERN_IPV6_HDR_LEN + t.rpi_len + srh_len;
-    size_t inner_len = TERN_IPV6_HDR_LEN + payload_len;
+    /* The inner packet as the RPI check left it: without the RPI when the
+     * tunnel leaves the RPL domain (rpi.c strips it, RFC 6553 §5). */
+    size_t inner_len = TERN_IPV6_HDR_LEN + checked_len;
     uint16_t mtu = ipv6_path_mtu(ip, ipif, t.source_routed ? &ip->source_route.hops[0] : &t.first_hop);
     /* RFC 2473 §7.1 (a): an original packet of at most 1280 bytes that does
      * not fit the tunnel MTU is encapsulated and the tunnel packet
@@ -320,7 +322,7 @@ int ipv6_tunnel_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t pay
         tunnel_refuse(ip, pkt, TERN_IPV6_RX_NOMEM, 0);
         return 1;
     }
-    tern_ipv6_repr_t inner = *hdr;
+    tern_ipv6_repr_t inner = checked;
     inner.hop_limit = (uint8_t)(hdr->hop_limit - 1u);
     (void)tern_ipv6_emit(&inner, pkt->data, pkt->size);
     /* [inner, NETIF (in)] -> [inner] -> [NETIF (out), IPV6, HBH?, SRH, inner or Fragment + slice]. */

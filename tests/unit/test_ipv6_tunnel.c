@@ -604,6 +604,47 @@ static void test_tunnel_forward__nonstoring_root_checks_the_rpi_of_mesh_packets(
     set_provider(false);
 }
 
+/*
+ * A tunnel out of the RPL domain (a source route over an interface RPL does
+ * not run on): the RPI the packet came with is removed (RFC 6553 §5, RFC
+ * 9008 §7) before encapsulation, and the inner header says so (next header,
+ * payload length), no outer RPI is added.
+ */
+static void test_tunnel_forward__rpi_removed_when_the_tunnel_leaves_the_rpl_domain(void **state)
+{
+    (void)state;
+    tern_ipv6_rpl_state_t st;
+    memset(&st, 0, sizeof(st));
+    st.if_index[0] = links[0].netif.index; /* RPL on if1 only */
+    st.rank = 256;
+    st.min_hop_rank_increase = 256;
+    st.instance_id = 1;
+    st.option_type = TERN_RPL_HBH_OPT_TYPE;
+    st.running = true;
+    st.joined = true;
+    st.root = true;
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st)), (int)sizeof(st));
+    set_provider(true);
+    static uint8_t pkt[256];
+    size_t len = build_mesh_echo(pkt, 0x00, 1, 512);
+    const tern_ipv6_addr_t src = A("2001:db8:1::e"); /* from the RPL domain, on if1 */
+    memcpy(pkt + 8, src.u8, 16);
+    receive(0, pkt, len);
+    assert_int_equal(links[1].nsent, 1);
+    const uint8_t *b = links[1].sent[0];
+    size_t inner_len = len - 8;
+    assert_int_equal(links[1].sent_len[0], 40 + 16 + inner_len);
+    assert_int_equal(b[6], TERN_IPV6_NH_ROUTING);
+    const uint8_t *inner = b + 56;
+    assert_int_equal(inner[6], TERN_IPV6_NH_ICMPV6);
+    assert_int_equal((inner[4] << 8) | inner[5], inner_len - 40);
+    assert_int_equal(inner[7], 63);
+    assert_memory_equal(inner + 8, pkt + 8, 32);
+    assert_memory_equal(inner + 40, pkt + 48, inner_len - 40);
+    assert_int_equal(ip.counters[TERN_IPV6_TUN_ENCAP], 1);
+    set_provider(false);
+}
+
 /* ------------------------------------------------------------ errors (RFC 2473 §8.2) */
 
 /* An ICMPv6 error of @p type / @p code from 2001:db8:2::a to us quoting @p invoking (@p len bytes, at most 1232). */
@@ -714,6 +755,7 @@ int main(void)
         T(test_tunnel_forward__storing_root_encapsulates_with_rpi_golden_bytes),
         T(test_tunnel_forward__storing_root_neighbor_prefix_and_mesh_not_tunnelled),
         T(test_tunnel_forward__nonstoring_root_checks_the_rpi_of_mesh_packets),
+        T(test_tunnel_forward__rpi_removed_when_the_tunnel_leaves_the_rpl_domain),
         T(test_tunnel_error__time_exceeded_in_the_tunnel_relayed_to_the_inner_source),
         T(test_router__delivers_for_an_address_of_another_interface),
     };
