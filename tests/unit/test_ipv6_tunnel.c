@@ -437,12 +437,13 @@ static void test_tunnel_forward__one_hop_route_and_unknown_destination_not_tunne
 
 /* ------------------------------------------------------------ RPL root (rpi.c) */
 
-/* The RPL data-plane state of a root of rank 256 on if2 (instance 1, option 0x63), in @p storing mode or not. */
-static void set_root_state(bool storing)
+/* The RPL data-plane state of a root of rank 256 with RPL on links[@p link] (instance 1, option
+ * 0x63), in @p storing mode or not. */
+static void set_root_state_on(unsigned link, bool storing)
 {
     tern_ipv6_rpl_state_t st;
     memset(&st, 0, sizeof(st));
-    st.if_index[0] = links[1].netif.index;
+    st.if_index[0] = links[link].netif.index;
     st.rank = 256;
     st.min_hop_rank_increase = 256;
     st.instance_id = 1;
@@ -452,6 +453,12 @@ static void set_root_state(bool storing)
     st.root = true;
     st.storing = storing;
     assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st)), (int)sizeof(st));
+}
+
+/* The root's state with RPL on if2 (the mesh side). */
+static void set_root_state(bool storing)
+{
+    set_root_state_on(1, storing);
 }
 
 /* A route on if2 to @p prefix / @p len via @p via, learnt from RPL (origin TERN_FIB_ROUTING) or static. */
@@ -613,17 +620,7 @@ static void test_tunnel_forward__nonstoring_root_checks_the_rpi_of_mesh_packets(
 static void test_tunnel_forward__rpi_removed_when_the_tunnel_leaves_the_rpl_domain(void **state)
 {
     (void)state;
-    tern_ipv6_rpl_state_t st;
-    memset(&st, 0, sizeof(st));
-    st.if_index[0] = links[0].netif.index; /* RPL on if1 only */
-    st.rank = 256;
-    st.min_hop_rank_increase = 256;
-    st.instance_id = 1;
-    st.option_type = TERN_RPL_HBH_OPT_TYPE;
-    st.running = true;
-    st.joined = true;
-    st.root = true;
-    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st)), (int)sizeof(st));
+    set_root_state_on(0, false); /* RPL on if1 only: the source route over if2 leaves the domain */
     set_provider(true);
     static uint8_t pkt[256];
     size_t len = build_mesh_echo(pkt, 0x00, 1, 512);

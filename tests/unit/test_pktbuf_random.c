@@ -382,17 +382,39 @@ static void op_release(model_t *m)
     }
 }
 
-static void op_mark(model_t *m)
+/* A holder's snip to take a front part of @p *size bytes off (1 .. size - 1), or NULL. */
+static tern_pkt_t *pick_front(model_t *m, size_t *size)
 {
-    m->op_name = "mark";
     if (m->holder_count == 0) {
-        return;
+        return NULL;
     }
     tern_pkt_t *pkt = m->holders[rnd_below(m, m->holder_count)];
     if (pkt->size < 2) {
+        return NULL;
+    }
+    *size = 1 + rnd_below(m, pkt->size - 1u);
+    return pkt;
+}
+
+/* @p pkt lost the first @p size of its @p old_size bytes: its shadow keeps the rest. */
+static void shadow_drop_front(model_t *m, const tern_pkt_t *pkt, size_t size, size_t old_size)
+{
+    shadow_t *sh = shadow_find(m, pkt);
+    CHECK(m, sh != NULL);
+    uint8_t rest[1600];
+    CHECK(m, old_size - size <= sizeof(rest));
+    memcpy(rest, sh->bytes + size, old_size - size);
+    shadow_set(m, pkt, rest, old_size - size);
+}
+
+static void op_mark(model_t *m)
+{
+    m->op_name = "mark";
+    size_t size;
+    tern_pkt_t *pkt = pick_front(m, &size);
+    if (pkt == NULL) {
         return;
     }
-    size_t size = 1 + rnd_below(m, pkt->size - 1u);
     if (pkt->size > UNIT && rnd_below(m, 3) == 0) {
         size = UNIT * (1 + rnd_below(m, (pkt->size - 1u) / UNIT)); /* header of whole units */
     }
@@ -422,23 +444,17 @@ static void op_mark(model_t *m)
     shadow_t *sh = shadow_find(m, pkt);
     CHECK(m, sh != NULL);
     shadow_set(m, hdr, sh->bytes, size); /* appends: sh stays valid */
-    uint8_t rest[1600];
-    CHECK(m, old_size - size <= sizeof(rest));
-    memcpy(rest, sh->bytes + size, old_size - size);
-    shadow_set(m, pkt, rest, old_size - size);
+    shadow_drop_front(m, pkt, size, old_size);
 }
 
 static void op_trim_front(model_t *m)
 {
     m->op_name = "trim_front";
-    if (m->holder_count == 0) {
+    size_t size;
+    tern_pkt_t *pkt = pick_front(m, &size);
+    if (pkt == NULL) {
         return;
     }
-    tern_pkt_t *pkt = m->holders[rnd_below(m, m->holder_count)];
-    if (pkt->size < 2) {
-        return;
-    }
-    size_t size = 1 + rnd_below(m, pkt->size - 1u);
     uint8_t *data = pkt->data;
     size_t old_size = pkt->size;
     uint16_t old_lead = pkt->lead;
@@ -455,12 +471,7 @@ static void op_trim_front(model_t *m)
     } else {
         m->done.trims_freed++;
     }
-    shadow_t *sh = shadow_find(m, pkt);
-    CHECK(m, sh != NULL);
-    uint8_t rest[1600];
-    CHECK(m, old_size - size <= sizeof(rest));
-    memcpy(rest, sh->bytes + size, old_size - size);
-    shadow_set(m, pkt, rest, old_size - size);
+    shadow_drop_front(m, pkt, size, old_size);
 }
 
 static void op_start_write(model_t *m)
