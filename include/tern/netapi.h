@@ -82,7 +82,9 @@ int tern_netapi_dispatch(struct tern_stack *stack, tern_nettype_t type, uint32_t
 
 /**
  * Hand @p pkt to the @p n modules of @p to (collected from netreg by the
- * caller, at most TERN_CONF_NETAPI_MAX_RECEIVERS) with message @p msg_type
+ * caller into an array of TERN_CONF_NETAPI_MAX_RECEIVERS; @p n as
+ * tern_netreg_collect() counts them, those beyond the array counted as
+ * too_many and given nothing) with message @p msg_type
  * (TERN_MSG_SND or TERN_MSG_RCV): the second half of tern_netapi_dispatch(),
  * for a caller that must know its receivers before the packet goes (to
  * answer "nobody" itself, or to find them in its own way).

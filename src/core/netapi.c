@@ -159,11 +159,19 @@ int tern_netapi_set(tern_module_t *to, tern_netopt_t opt, uint16_t context, cons
     return call_option(to, TERN_MSG_SET, &o);
 }
 
-/* One reference of @p pkt to each of the @p n modules of @p to (arguments checked). Inlined:
+/* One reference of @p pkt to each of the @p n modules of @p to (arguments checked; @p n
+ * as tern_netreg_collect() counts them: those beyond the array's
+ * TERN_CONF_NETAPI_MAX_RECEIVERS are counted as too many and get nothing). Inlined:
  * dispatch runs on every hop of a received frame and must not pay a call more. */
 __attribute__((always_inline)) static inline int deliver(tern_stack_t *stack, tern_module_t *const *to, unsigned n,
                                                         uint16_t msg_type, tern_pkt_t *pkt)
 {
+    if (n > TERN_CONF_NETAPI_MAX_RECEIVERS) {
+        for (unsigned i = TERN_CONF_NETAPI_MAX_RECEIVERS; i < n; i++) {
+            tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_TOO_MANY]);
+        }
+        n = TERN_CONF_NETAPI_MAX_RECEIVERS;
+    }
     if (n == 0) {
         tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_NO_RECEIVER]);
         tern_pktbuf_release(&stack->pktbuf, pkt);
@@ -199,12 +207,6 @@ int tern_netapi_dispatch(tern_stack_t *stack, tern_nettype_t type, uint32_t demu
     tern_module_t *receivers[TERN_CONF_NETAPI_MAX_RECEIVERS];
     unsigned n = tern_netreg_collect(&stack->netreg, type, demux_ctx, receivers,
                                      TERN_CONF_NETAPI_MAX_RECEIVERS);
-    if (n > TERN_CONF_NETAPI_MAX_RECEIVERS) {
-        for (unsigned i = TERN_CONF_NETAPI_MAX_RECEIVERS; i < n; i++) {
-            tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_TOO_MANY]);
-        }
-        n = TERN_CONF_NETAPI_MAX_RECEIVERS;
-    }
     return deliver(stack, receivers, n, msg_type, pkt);
 }
 

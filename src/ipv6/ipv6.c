@@ -1047,11 +1047,7 @@ static void receive_depth(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth)
         }
         return;
     }
-    for (unsigned i = TERN_CONF_NETAPI_MAX_RECEIVERS; i < n; i++) {
-        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_TOO_MANY]);
-    }
-    (void)tern_netapi_deliver(stack, to, (n < TERN_CONF_NETAPI_MAX_RECEIVERS) ? n : TERN_CONF_NETAPI_MAX_RECEIVERS,
-                              TERN_MSG_RCV, pkt);
+    (void)tern_netapi_deliver(stack, to, n, TERN_MSG_RCV, pkt); /* counts receivers beyond the array */
 }
 
 static void receive(tern_ipv6_t *ip, tern_pkt_t *pkt)
