@@ -116,7 +116,8 @@ typedef enum {
     /** Advertise a route in the Route Information option of the RAs of an interface (SET on
      *  the IPv6 module; context: interface index; RFC 4191 §2.3). Value: tern_ipv6_route_info_t
      *  (ipv6/ipv6.h); the same prefix and length again replace the entry. -ENOSPC when
-     *  TERN_CONF_IPV6_ROUTE_INFO are set, -EINVAL for a bad length or preference. */
+     *  TERN_CONF_IPV6_ROUTE_INFO are set, -EINVAL for a bad length or preference; -ENOTSUP
+     *  (with _DEL and TERN_NETOPT_IPV6_ROUTE_INFO too) in a host image (TERN_CONF_IPV6_ROUTER 0). */
     TERN_NETOPT_IPV6_ROUTE_INFO_ADD,
     /** Stop advertising a route (SET on the IPv6 module; context: interface index). Value:
      *  tern_ipv6_route_info_t (prefix and length used). -ENOENT when not advertised. */

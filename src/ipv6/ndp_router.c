@@ -672,7 +672,8 @@ static int route_info_set(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 int ipv6_rd_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     if (opt->opt == TERN_NETOPT_IPV6_ROUTE_INFO_ADD || opt->opt == TERN_NETOPT_IPV6_ROUTE_INFO_DEL) {
-        return route_info_set(ip, opt);
+        /* RFC 4191 §2.3: routers advertise Route Information; a host image has nothing to send them in. */
+        return TERN_CONF_IPV6_ROUTER ? route_info_set(ip, opt) : -ENOTSUP;
     }
     if (opt->opt != TERN_NETOPT_IPV6_ROUTER) {
         return -ENOTSUP;
@@ -705,6 +706,9 @@ int ipv6_rd_get_option(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_netapi_opt_t 
         return (int)sizeof(*list);
     }
     case TERN_NETOPT_IPV6_ROUTE_INFO: {
+        if (!TERN_CONF_IPV6_ROUTER) {
+            return -ENOTSUP; /* a host image advertises no routes (route_info_set()) */
+        }
         if (ipif == NULL) {
             return -ENODEV;
         }

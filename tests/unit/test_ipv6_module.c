@@ -275,6 +275,29 @@ static void test_ipv6_set__address_added_runs_dad(void **state)
     assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_ADD, 9, &cfg, sizeof(cfg)), -ENODEV);
 }
 
+/* RFC 4191 §2.3: only a router's RAs carry Route Information; a host image
+ * (TERN_CONF_IPV6_ROUTER 0) has no table of advertised routes. */
+static void test_ipv6_set__route_info_only_with_router_functions(void **state)
+{
+    (void)state;
+    settle();
+    tern_ipv6_route_info_t cfg = { .prefix = A("2001:db8:7::"), .prefix_len = 48 };
+    tern_ipv6_route_info_list_t list;
+    int added = tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ROUTE_INFO_ADD, netif.index, &cfg, sizeof(cfg));
+    int got = tern_netapi_get(&ip.module, TERN_NETOPT_IPV6_ROUTE_INFO, netif.index, &list, sizeof(list));
+    int deleted = tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ROUTE_INFO_DEL, netif.index, &cfg, sizeof(cfg));
+    if (TERN_CONF_IPV6_ROUTER) {
+        assert_int_equal(added, (int)sizeof(cfg));
+        assert_int_equal(got, (int)sizeof(list));
+        assert_true(list.entries[0].used);
+        assert_int_equal(deleted, (int)sizeof(cfg));
+    } else {
+        assert_int_equal(added, -ENOTSUP);
+        assert_int_equal(got, -ENOTSUP);
+        assert_int_equal(deleted, -ENOTSUP);
+    }
+}
+
 /* [NETIF(test0), IPV6 template to the peer, UDP header, "hello"] as a
  * transport would send it (UDP checksum 0xABCD, to be replaced). */
 static tern_pkt_t *upper_layer_packet(void)
@@ -745,6 +768,7 @@ int main(void)
         T(test_ipv6_receive__bad_packets_dropped_and_counted),
         T(test_ipv6_receive__hop_by_hop_option_actions),
         T(test_ipv6_set__address_added_runs_dad),
+        T(test_ipv6_set__route_info_only_with_router_functions),
         T(test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum),
         T(test_ipv6_send__shared_template_left_intact),
         T(test_ipv6_icmp_error__port_unreachable_without_udp),
