@@ -211,7 +211,7 @@ tern_ipv6_if_t *ipv6_route(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv
     *next_hop = *dst;
     /* RFC 4861 §8.3: a Redirect overrides the table for its destination;
      * §8.2: a router's next hops come from its routing table only. */
-    const tern_dcache_entry_t *d = ip->router ? NULL : tern_dcache_lookup(&ip->dcache, dst, now);
+    const tern_dcache_entry_t *d = ipv6_is_router(ip) ? NULL : tern_dcache_lookup(&ip->dcache, dst, now);
     if (d != NULL && d->redirected && (ipif == NULL || d->if_index == ipif->netif->index)) {
         tern_ipv6_if_t *out = find_if(ip, d->if_index);
         if (out != NULL) {
@@ -888,7 +888,7 @@ static ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr
  */
 static bool for_other_if(tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst)
 {
-    if (!ip->router || tern_ipv6_addr_is_multicast(dst) || tern_ipv6_addr_is_link_local(dst) ||
+    if (!ipv6_is_router(ip) || tern_ipv6_addr_is_multicast(dst) || tern_ipv6_addr_is_link_local(dst) ||
         tern_ipv6_addr_is_unspecified(dst)) {
         return false;
     }
@@ -944,7 +944,7 @@ static void receive_depth(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth)
         ipv6_count(ip, TERN_IPV6_RX_OTHER_IF);
     }
     if (!ours) {
-        if (ip->router && !tern_ipv6_addr_is_multicast(&hdr.dst)) {
+        if (ipv6_is_router(ip) && !tern_ipv6_addr_is_multicast(&hdr.dst)) {
             ipv6_forward(ip, &hdr, (size_t)plen, pkt); /* forward.c (RFC 8200 §3) */
             return;
         }

@@ -356,7 +356,7 @@ void ipv6_tunnel_error_receive(tern_ipv6_t *ip, const uint8_t *b, size_t len)
 {
     tern_icmpv6_error_repr_t err;
     tern_ipv6_repr_t outer;
-    if (!ip->router || tern_icmpv6_error_parse(&err, b, len) < 0 || err.type == TERN_ICMPV6_PACKET_TOO_BIG ||
+    if (!ipv6_is_router(ip) || tern_icmpv6_error_parse(&err, b, len) < 0 || err.type == TERN_ICMPV6_PACKET_TOO_BIG ||
         tern_ipv6_parse(&outer, err.invoking, err.invoking_len) < 0 || !ipv6_is_own_address(ip, &outer.src)) {
         return;
     }
