@@ -202,8 +202,10 @@ void ipv6_icmpv6_error_unresolved(tern_ipv6_t *ip, tern_pkt_t *pkt)
     const tern_pkt_t *wire[INVOKING_SNIPS];
     size_t n = invoking_snips(pkt, wire);
     tern_ipv6_repr_t hdr;
-    if (n == 0 || tern_ipv6_parse(&hdr, wire[0]->data, wire[0]->size) < 0 || ipv6_is_own_address(ip, &hdr.src)) {
-        /* Our own packet (or none we can read): nobody to tell but the
+    if (n == 0 || !TERN_CONF_IPV6_ROUTER || tern_ipv6_parse(&hdr, wire[0]->data, wire[0]->size) < 0 ||
+        ipv6_is_own_address(ip, &hdr.src)) {
+        /* Our own packet (a host image forwards none, RFC 8200 §3: every packet it
+         * queued is its own), or none we can read: nobody to tell but the
          * counters; the application sees no answer (ping: a timeout). */
         ipv6_count(ip, TERN_IPV6_TX_UNRESOLVED);
         tern_pktbuf_release(ipv6_pktbuf(ip), pkt);

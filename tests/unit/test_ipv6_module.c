@@ -648,6 +648,28 @@ static void test_ipv6_unreachable__own_packet_counted_without_error(void **state
     assert_int_equal(counter(TERN_IPV6_FWD_ADDR_UNREACH), 0);
 }
 
+/* A host image forwards nothing (RFC 8200 §3): a packet left unresolved is
+ * its own even when its source is not (any longer) one of its addresses; no
+ * Destination Unreachable goes to that source. */
+static void test_ipv6_unreachable__host_image_never_answers_unresolved(void **state)
+{
+    (void)state;
+    if (TERN_CONF_IPV6_ROUTER) {
+        skip(); /* a router image answers a forwarded packet (..._forwarded_packets_answered_with_code_3) */
+    }
+    settle();
+    tern_pkt_t *pkt = upper_layer_packet();
+    tern_ipv6_repr_t tmpl = { .next_header = 17, .src = A("fe80::77"), .dst = A("fe80::99") };
+    assert_int_equal(tern_ipv6_emit(&tmpl, pkt->next->data, pkt->next->size), 40);
+    assert_int_equal(tern_netapi_dispatch_send(&stack, TERN_NETTYPE_IPV6, TERN_NETREG_DEMUX_CTX_ALL, pkt), 1);
+    run_for(3 * SEC);
+    unsigned idx[8];
+    assert_int_equal(frames_of_type(TERN_ICMPV6_NEIGHBOR_SOLICIT, idx, 8), 3);
+    assert_int_equal(counter(TERN_IPV6_TX_UNRESOLVED), 1);
+    assert_int_equal(frames_of_type(TERN_ICMPV6_DST_UNREACH, idx, 8), 0);
+    assert_int_equal(counter(TERN_IPV6_FWD_ADDR_UNREACH), 0);
+}
+
 static tern_ipv6_link_params_t link_params(void)
 {
     tern_ipv6_link_params_t p;
@@ -779,6 +801,7 @@ int main(void)
         T(test_ipv6_unreachable__forwarded_packets_answered_with_code_3),
         T(test_ipv6_unreachable__errors_rate_limited),
         T(test_ipv6_unreachable__own_packet_counted_without_error),
+        T(test_ipv6_unreachable__host_image_never_answers_unresolved),
         T(test_ipv6_reachable_time__rerandomised_every_renew_period),
         T(test_ipv6_forward__hop_by_hop_options_processed),
 #undef T
