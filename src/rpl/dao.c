@@ -60,7 +60,7 @@ uint32_t rpl_dao_lifetime_s(const tern_rpl_t *rpl)
 
 void rpl_dao_schedule(tern_rpl_t *rpl)
 {
-    if (rpl->role == TERN_RPL_ROLE_ROOT || !rpl->joined || rpl->preferred == NULL) {
+    if (rpl->role == TERN_RPL_ROLE_ROOT || !rpl->joined || rpl_dodag_preferred(rpl) == NULL) {
         return;
     }
     rpl->dao_pending = false;
@@ -581,7 +581,7 @@ void rpl_dao_ack_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t 
         rpl_count(rpl, TERN_RPL_UNKNOWN_INSTANCE);
         return;
     }
-    if (!rpl->dao_pending || ack.sequence != rpl->dao_ack_sequence) {
+    if (!RPL_JOINS || !rpl->dao_pending || ack.sequence != rpl->dao_ack_sequence) { /* own DAOs: RPL_JOINS */
         rpl_count(rpl, TERN_RPL_DAO_ACK_UNEXPECTED);
         return;
     }
@@ -626,7 +626,8 @@ void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now)
         return;
     }
     rpl->dao_at_us = RPL_NEVER;
-    if (!rpl->joined || rpl->role == TERN_RPL_ROLE_ROOT || rpl->preferred == NULL || rpl->poison_until_us != 0) {
+    if (!rpl->joined || rpl->role == TERN_RPL_ROLE_ROOT || rpl_dodag_preferred(rpl) == NULL ||
+        rpl->poison_until_us != 0) {
         rpl->dao_pending = false;
         return;
     }

@@ -261,7 +261,7 @@ static bool join(tern_rpl_t *rpl, const tern_rpl_dio_repr_t *dio, const dio_opti
         return false;
     }
     uint16_t ocp = o->has_conf ? o->conf.ocp : TERN_RPL_OCP_OF0; /* §18.5 default OF0 */
-    if (tern_rpl_of_get(ocp) == NULL) {
+    if (!RPL_JOINS || tern_rpl_of_get(ocp) == NULL) {
         rpl_count(rpl, TERN_RPL_OCP_UNSUPPORTED);
         return false;
     }
@@ -314,8 +314,9 @@ void rpl_dio_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, const tern_ne
         }
         return;
     }
-    bool ours = rpl->joined && dio.instance_id == rpl->instance_id &&
-                tern_ipv6_addr_equal(&dio.dodag_id, &rpl->dodag_id);
+    /* Not a root: joined only through join() below, which needs an objective function (RPL_JOINS). */
+    bool joined = RPL_JOINS && rpl->joined;
+    bool ours = joined && dio.instance_id == rpl->instance_id && tern_ipv6_addr_equal(&dio.dodag_id, &rpl->dodag_id);
     /* §8.2.2.5: ranks below ROOT_RANK are impossible; INFINITE_RANK only matters from a parent. */
     /* (A Configuration's MinHopRankIncrease is not 0: dio_options() refused that.) */
     uint16_t root_rank = o.has_conf ? o.conf.min_hop_rank_increase : rpl->min_hop_rank_increase;
@@ -323,17 +324,17 @@ void rpl_dio_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, const tern_ne
         rpl_count(rpl, TERN_RPL_BAD_RANK);
         return;
     }
-    if (rpl->joined && !ours) {
+    if (joined && !ours) {
         rpl_count(rpl, (dio.instance_id != rpl->instance_id) ? TERN_RPL_UNKNOWN_INSTANCE : TERN_RPL_DIO_RANK_RULE);
         return;
     }
     /* A DODAG to join, or a new version of ours: we start without a rank. */
-    bool fresh = !rpl->joined || rpl_seq_newer(dio.version, rpl->version);
+    bool fresh = !joined || rpl_seq_newer(dio.version, rpl->version);
     if (fresh && dio.rank == TERN_RPL_INFINITE_RANK) {
         rpl_count(rpl, TERN_RPL_BAD_RANK); /* a detached node's poison: nothing to join */
         return;
     }
-    if (!rpl->joined) {
+    if (!joined) {
         if (!join(rpl, &dio, &o)) {
             return;
         }

@@ -31,7 +31,7 @@ static uint64_t imin_us(const tern_rpl_t *rpl)
 
 tern_rpl_parent_t *rpl_dodag_preferred(tern_rpl_t *rpl)
 {
-    return rpl->preferred;
+    return RPL_JOINS ? rpl->preferred : NULL;
 }
 
 uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl)
@@ -148,7 +148,7 @@ static void local_repair(tern_rpl_t *rpl)
 
 void rpl_dodag_select(tern_rpl_t *rpl)
 {
-    if (rpl->role == TERN_RPL_ROLE_ROOT || rpl->role == TERN_RPL_ROLE_NONE || !rpl->joined ||
+    if (!RPL_JOINS || rpl->role == TERN_RPL_ROLE_ROOT || rpl->role == TERN_RPL_ROLE_NONE || !rpl->joined ||
         rpl->poison_until_us != 0) {
         return;
     }
@@ -330,7 +330,7 @@ bool rpl_dodag_dio_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, const tern
 
 bool rpl_dodag_dao_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, uint16_t if_index)
 {
-    tern_rpl_parent_t *p = parent_find(rpl, src, if_index);
+    tern_rpl_parent_t *p = RPL_JOINS ? parent_find(rpl, src, if_index) : NULL; /* the parent set: RPL_JOINS */
     if (p == NULL) {
         return true;
     }
@@ -355,7 +355,7 @@ void rpl_dodag_tx_status(tern_rpl_t *rpl, const uint8_t *l2addr, size_t l2len, i
     if (tern_rpl_etx_update(&rpl->etx, l2addr, l2len, status, transmissions) <= 0) {
         return; /* no link information (busy channel, refused) */
     }
-    for (size_t i = 0; i < TERN_CONF_RPL_PARENTS; i++) {
+    for (size_t i = 0; RPL_JOINS && i < TERN_CONF_RPL_PARENTS; i++) { /* the parent set: RPL_JOINS */
         tern_rpl_parent_t *p = &rpl->parents[i];
         if (!p->used || p->l2addr_len != l2len || memcmp(p->l2addr, l2addr, l2len) != 0) {
             continue;
@@ -381,7 +381,7 @@ void rpl_dodag_tx_status(tern_rpl_t *rpl, const uint8_t *l2addr, size_t l2len, i
 uint64_t rpl_dodag_next_deadline(const tern_rpl_t *rpl)
 {
     uint64_t next = (rpl->poison_until_us != 0) ? rpl->poison_until_us : RPL_NEVER;
-    return (rpl->preferred != NULL && rpl->probe_at_us < next) ? rpl->probe_at_us : next;
+    return (RPL_JOINS && rpl->preferred != NULL && rpl->probe_at_us < next) ? rpl->probe_at_us : next;
 }
 
 void rpl_dodag_tick(tern_rpl_t *rpl, uint64_t now)

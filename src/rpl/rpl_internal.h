@@ -134,7 +134,18 @@ void rpl_dodag_tick(tern_rpl_t *rpl, uint64_t now);
 /** The rank we advertise: INFINITE_RANK while poisoning (§8.2.2.5) or as a leaf. */
 uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl);
 
-/** The preferred parent, or NULL. */
+/**
+ * Does this image join DODAGs it hears: is an objective function built
+ * (TERN_CONF_RPL_OF0, TERN_CONF_RPL_MRHOF; config.h)? Without one every DIO
+ * is refused (ocp_unsupported, RFC 6550 §18.5; join() in dio.c), so a node
+ * is only ever joined as a root and nobody becomes its parent: the parent
+ * set stays empty, there is no preferred parent and no DAO of its own. The
+ * code of those tests this constant, so that the compiler leaves it out of
+ * such an image (a root-only one, like the router footprint image).
+ */
+#define RPL_JOINS (TERN_CONF_RPL_OF0 || TERN_CONF_RPL_MRHOF)
+
+/** The preferred parent, or NULL (always, without RPL_JOINS). */
 tern_rpl_parent_t *rpl_dodag_preferred(tern_rpl_t *rpl);
 
 /* dio.c */
