@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * @brief The RPL module built without objective functions
+ *        (TERN_CONF_RPL_OF0 and TERN_CONF_RPL_MRHOF 0, as in the router
+ *        footprint image), over the simulated radio medium: tern_rpl_root_only
+ *        (tests/unit/CMakeLists.txt) under the mesh fixture of rpl_mesh.c.
+ *
+ * Without an objective function a node joins no DODAG it hears (RFC 6550
+ * §18.5: ocp_unsupported), so only a root is ever joined; the parent set,
+ * parent selection and a node's own DAOs are left out of such a build
+ * (RPL_JOINS, src/rpl/rpl_internal.h). The root still runs its DODAG: its
+ * DIOs go out on the Trickle timer and it answers the routers' DISs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "tern/rpl/rpl.h"
+
+#include "rpl_mesh.h"
+
+static int setup_line(void **state)
+{
+    (void)state;
+    network_line(3);
+    start_rpl_mop(0, TERN_RPL_MOP_STORING); /* node 0 the root, nodes 1 and 2 routers */
+    return 0;
+}
+
+static void test_root_only__root_advertises_routers_never_join(void **state)
+{
+    (void)state;
+    run_for(60 * SEC);
+    assert_int_equal(tern_rpl_get_state(&nodes[0].rpl, &st), 0);
+    assert_int_equal(st.role, TERN_RPL_ROLE_ROOT);
+    assert_true(st.joined);
+    assert_int_equal(st.preferred, -1);
+    assert_true(nodes[0].rpl.counters[TERN_RPL_DIO_OUT] >= 2u);
+    assert_true(nodes[0].rpl.counters[TERN_RPL_DIS_IN] >= 1u); /* answered with a DIO */
+    /* Node 1 hears the root's DIOs and refuses every one; node 2 hears none (only node 1 is its neighbour). */
+    assert_true(nodes[1].rpl.counters[TERN_RPL_OCP_UNSUPPORTED] >= 2u);
+    for (unsigned i = 1; i < 3; i++) {
+        assert_int_equal(tern_rpl_get_state(&nodes[i].rpl, &st), 0);
+        assert_int_equal(st.role, TERN_RPL_ROLE_ROUTER);
+        assert_false(st.joined);
+        assert_int_equal(st.preferred, -1);
+        assert_int_equal(nodes[i].rpl.counters[TERN_RPL_JOINS], 0);
+        assert_int_equal(nodes[i].rpl.counters[TERN_RPL_DIO_OUT], 0);
+        assert_true(nodes[i].rpl.counters[TERN_RPL_DIS_OUT] >= 1u);
+        assert_int_equal(nodes[i].rpl.counters[TERN_RPL_DAO_OUT], 0);
+    }
+    assert_int_equal(nodes[2].rpl.counters[TERN_RPL_DIO_IN], 0);
+    assert_int_equal(nodes[0].rpl.counters[TERN_RPL_DAO_IN], 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_root_only__root_advertises_routers_never_join, setup_line, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
