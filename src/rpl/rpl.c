@@ -280,6 +280,9 @@ static void tx_status_hook(void *ctx, const tern_netif_t *netif, const tern_neti
 
 static void drain_tx_reports(tern_rpl_t *rpl)
 {
+    if (!RPL_JOINS) {
+        return; /* no hook installed (enable()) */
+    }
     const tern_lock_t *lock = tern_stack_lock(rpl->module.stack);
     for (;;) {
         tern_lock_acquire(lock);
@@ -367,9 +370,12 @@ static void enable(tern_rpl_t *rpl, tern_netif_t *netif)
     if (rpl->role != TERN_RPL_ROLE_NONE) {
         all_rpl_nodes(rpl, netif, true);
     }
-    /* The link's per-frame outcome feeds ETX and parent-loss detection (RFC 6719 §3.1.1, RFC 6550 §8.2.2.5). */
-    tern_netif_tx_status_t hook = { .fn = tx_status_hook, .ctx = rpl };
-    (void)tern_netapi_set(&netif->module, TERN_NETOPT_TX_STATUS, 0, &hook, sizeof(hook));
+    /* The link's per-frame outcome feeds ETX and parent-loss detection (RFC 6719 §3.1.1, RFC 6550 §8.2.2.5):
+     * both only for parents, so not in an image that never has any (RPL_JOINS). */
+    if (RPL_JOINS) {
+        tern_netif_tx_status_t hook = { .fn = tx_status_hook, .ctx = rpl };
+        (void)tern_netapi_set(&netif->module, TERN_NETOPT_TX_STATUS, 0, &hook, sizeof(hook));
+    }
 }
 
 static void reset_dodag(tern_rpl_t *rpl)
