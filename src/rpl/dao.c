@@ -486,7 +486,7 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
      * of its own with the Targets it accepted (fwd_n bytes of options). */
     tern_pkt_t *fwd = NULL;
     size_t fwd_n = 0;
-    if (!ns && rpl->role == TERN_RPL_ROLE_ROUTER) {
+    if (RPL_JOINS && !ns && rpl->role == TERN_RPL_ROLE_ROUTER) { /* joined: only a root without RPL_JOINS */
         fwd = dao_alloc(rpl, dao.options_len);
     }
     /* §6.7.8: each Transit Information applies to the Targets before it (since the last Transit). */

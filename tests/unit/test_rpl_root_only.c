@@ -11,7 +11,8 @@
  * parent selection and a node's own DAOs are left out of such a build
  * (RPL_JOINS, src/rpl/rpl_internal.h), and so is the link feedback that
  * only serves them (ETX, parent loss). The root still runs its DODAG: its
- * DIOs go out on the Trickle timer and it answers the routers' DISs.
+ * DIOs go out on the Trickle timer, it answers the routers' DISs, and it
+ * takes the DAOs of children (which, in a real mesh, run a full build).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,7 +23,13 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "tern/ipv6/ipv6.h"
+#include "tern/netapi.h"
+#include "tern/netif_hdr.h"
 #include "tern/rpl/rpl.h"
+#include "tern/wire/icmpv6.h"
+#include "tern/wire/ipv6.h"
+#include "tern/wire/rpl.h"
 
 #include "rpl_mesh.h"
 
@@ -66,10 +73,69 @@ static void test_root_only__root_advertises_routers_never_join(void **state)
     }
 }
 
+/* An RPL message injected into node @p to as if node @p from had sent it from its link-local
+ * address (as in test_rpl_dodag.c). */
+static void inject_from(unsigned from, unsigned to, const uint8_t *msg, size_t len)
+{
+    tern_pktbuf_t *pb = &nodes[to].stack.pktbuf;
+    tern_ipv6_addr_t src = ll_of(from);
+    tern_ipv6_addr_t dst = ll_of(to);
+    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, msg, len, TERN_NETTYPE_UNDEF);
+    assert_non_null(payload);
+    assert_int_equal(tern_icmpv6_checksum_fill(payload->data, len, &src, &dst), 0);
+    tern_pkt_t *ip = tern_pktbuf_add(pb, payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
+    assert_non_null(ip);
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)len, .next_header = TERN_ICMPV6_NEXT_HEADER, .hop_limit = 255,
+                           .src = src, .dst = dst };
+    assert_int_equal(tern_ipv6_emit(&h, ip->data, ip->size), (int)TERN_IPV6_HDR_LEN);
+    /* Reception order: [IPv6 packet, NETIF]. */
+    tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, nodes[from].eui, 8, NULL, 0);
+    assert_non_null(netif);
+    tern_netif_hdr_get(netif)->if_index = nodes[to].netif.index;
+    assert_int_equal(tern_pktbuf_merge(pb, ip), 0);
+    ip->next = netif;
+    assert_int_equal(tern_netapi_receive(&nodes[to].ip.module, ip), 0);
+    run_for(10 * MS);
+}
+
+/* RFC 6550 §9.8: the root installs the route of a child's storing-mode DAO and acknowledges it. */
+static void test_root_only__root_takes_a_childs_dao(void **state)
+{
+    (void)state;
+    run_for(10 * SEC);
+    uint8_t options[64];
+    tern_rpl_opt_target_t target = { .prefix_len = 128, .prefix = prefix_addr(2) };
+    int n = tern_rpl_opt_target_emit(&target, options, sizeof(options));
+    assert_true(n > 0);
+    tern_rpl_opt_transit_t transit = { .path_sequence = 240, .path_lifetime = 30 };
+    int m = tern_rpl_opt_transit_emit(&transit, options + n, sizeof(options) - (size_t)n);
+    assert_true(m > 0);
+    uint8_t dao[TERN_RPL_DAO_LEN + sizeof(options)];
+    tern_rpl_dao_repr_t d = { .instance_id = nodes[0].rpl.instance_id, .ack_requested = true, .sequence = 7,
+                              .options = options, .options_len = (size_t)(n + m) };
+    int len = tern_rpl_dao_emit(&d, dao, sizeof(dao));
+    assert_true(len > 0);
+    inject_from(1, 0, dao, (size_t)len);
+    run_for(1 * SEC);
+    assert_int_equal(nodes[0].rpl.counters[TERN_RPL_DAO_IN], 1);
+    assert_int_equal(nodes[0].rpl.counters[TERN_RPL_DAO_NOT_CHILD], 0);
+    assert_int_equal(nodes[0].rpl.counters[TERN_RPL_DAO_ACK_OUT], 1);
+    tern_ipv6_addr_t node2 = prefix_addr(2);
+    tern_ipv6_addr_t ll1 = ll_of(1);
+    bool found = false;
+    for (size_t i = 0; i < TERN_CONF_RPL_ROUTES; i++) {
+        const tern_rpl_route_t *r = &nodes[0].rpl.routes[i];
+        found |= r->used && r->prefix_len == 128 && tern_ipv6_addr_equal(&r->target, &node2) &&
+                 tern_ipv6_addr_equal(&r->next_hop, &ll1);
+    }
+    assert_true(found);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_root_only__root_advertises_routers_never_join, setup_line, teardown),
+        cmocka_unit_test_setup_teardown(test_root_only__root_takes_a_childs_dao, setup_line, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
