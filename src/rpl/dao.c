@@ -476,7 +476,7 @@ void rpl_dao_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t if_i
      * without downward routes until it switched again (bench/rpl, storing
      * mode: dao_not_child by the dozen). §9.7: in non-storing mode only the
      * root takes DAOs. */
-    if (rpl->role == TERN_RPL_ROLE_LEAF || (ns && rpl->role != TERN_RPL_ROLE_ROOT) || rpl->poison_until_us != 0 ||
+    if (rpl->role == TERN_RPL_ROLE_LEAF || (ns && rpl->role != TERN_RPL_ROLE_ROOT) || rpl_poisoning(rpl) ||
         (!ns && !rpl_dodag_dao_from(rpl, &hdr->src, if_index))) {
         rpl_count(rpl, TERN_RPL_DAO_NOT_CHILD);
         return;
@@ -627,7 +627,7 @@ void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now)
     }
     rpl->dao_at_us = RPL_NEVER;
     if (!rpl->joined || rpl->role == TERN_RPL_ROLE_ROOT || rpl_dodag_preferred(rpl) == NULL ||
-        rpl->poison_until_us != 0) {
+        rpl_poisoning(rpl)) {
         rpl->dao_pending = false;
         return;
     }

@@ -343,7 +343,7 @@ void rpl_dio_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, const tern_ne
     } else if (dio.version != rpl->version) {
         rpl_count(rpl, TERN_RPL_DIO_OLD_VERSION);
         return;
-    } else if (rpl->poison_until_us != 0) {
+    } else if (rpl_poisoning(rpl)) {
         return; /* §8.2.2.5: poisoning; our old sub-DODAG may still advertise stale ranks */
     }
     if (fresh) {

@@ -36,7 +36,7 @@ tern_rpl_parent_t *rpl_dodag_preferred(tern_rpl_t *rpl)
 
 uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl)
 {
-    if (rpl->role == TERN_RPL_ROLE_LEAF || !rpl->joined || rpl->poison_until_us != 0) {
+    if (rpl->role == TERN_RPL_ROLE_LEAF || !rpl->joined || rpl_poisoning(rpl)) {
         return TERN_RPL_INFINITE_RANK; /* §8.5 (leaf), §8.2.2.5 (poisoning) */
     }
     return rpl->rank;
@@ -149,7 +149,7 @@ static void local_repair(tern_rpl_t *rpl)
 void rpl_dodag_select(tern_rpl_t *rpl)
 {
     if (!RPL_JOINS || rpl->role == TERN_RPL_ROLE_ROOT || rpl->role == TERN_RPL_ROLE_NONE || !rpl->joined ||
-        rpl->poison_until_us != 0) {
+        rpl_poisoning(rpl)) {
         return;
     }
     const tern_rpl_of_t *of = tern_rpl_of_get(rpl->ocp);
@@ -380,13 +380,13 @@ void rpl_dodag_tx_status(tern_rpl_t *rpl, const uint8_t *l2addr, size_t l2len, i
 
 uint64_t rpl_dodag_next_deadline(const tern_rpl_t *rpl)
 {
-    uint64_t next = (rpl->poison_until_us != 0) ? rpl->poison_until_us : RPL_NEVER;
+    uint64_t next = rpl_poisoning(rpl) ? rpl->poison_until_us : RPL_NEVER;
     return (RPL_JOINS && rpl->preferred != NULL && rpl->probe_at_us < next) ? rpl->probe_at_us : next;
 }
 
 void rpl_dodag_tick(tern_rpl_t *rpl, uint64_t now)
 {
-    if (rpl->poison_until_us != 0 && now >= rpl->poison_until_us) {
+    if (rpl_poisoning(rpl) && now >= rpl->poison_until_us) {
         detach(rpl); /* §8.2.2.5: poisoned long enough; look for a DODAG again */
     }
     const tern_rpl_parent_t *p = rpl_dodag_preferred(rpl);

@@ -103,7 +103,7 @@ void rpl_rpi_sync(tern_rpl_t *rpl)
     const tern_rpl_parent_t *p = rpl_dodag_preferred(rpl);
     bool root = rpl->role == TERN_RPL_ROLE_ROOT;
     st.running = rpl->role != TERN_RPL_ROLE_NONE;
-    st.joined = st.running && rpl->joined && (root || p != NULL) && rpl->poison_until_us == 0 &&
+    st.joined = st.running && rpl->joined && (root || p != NULL) && !rpl_poisoning(rpl) &&
                 rpl->rank != TERN_RPL_INFINITE_RANK;
     st.root = root;
     st.storing = !rpl_non_storing(rpl);

@@ -145,6 +145,16 @@ uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl);
  */
 #define RPL_JOINS (TERN_CONF_RPL_OF0 || TERN_CONF_RPL_MRHOF)
 
+/**
+ * Is the node poisoning its sub-DODAG after a local repair (RFC 6550
+ * §8.2.2.5: poison_until_us set)? Only a node that had parents does
+ * (local_repair(), dodag.c): never without RPL_JOINS.
+ */
+static inline bool rpl_poisoning(const tern_rpl_t *rpl)
+{
+    return RPL_JOINS && rpl->poison_until_us != 0;
+}
+
 /** The preferred parent, or NULL (always, without RPL_JOINS). */
 tern_rpl_parent_t *rpl_dodag_preferred(tern_rpl_t *rpl);
 
