@@ -622,8 +622,8 @@ void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now)
             memset(r, 0, sizeof(*r)); /* the FIB expires its copy on its own */
         }
     }
-    if (rpl->dao_at_us > now) {
-        return;
+    if (!RPL_JOINS || rpl->dao_at_us > now) {
+        return; /* own DAOs: only a node with a parent (RPL_JOINS) schedules them */
     }
     rpl->dao_at_us = RPL_NEVER;
     if (!rpl->joined || rpl->role == TERN_RPL_ROLE_ROOT || rpl_dodag_preferred(rpl) == NULL ||

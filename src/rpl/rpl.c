@@ -220,7 +220,7 @@ static void reschedule(tern_rpl_t *rpl, bool tables)
     }
     uint64_t next = min_u64(rpl_dio_next_deadline(rpl), min_u64(rpl->tables_at_us, rpl->dao_at_us));
     next = min_u64(next, rpl_dodag_next_deadline(rpl));
-    if (rpl->tx_count > 0) {
+    if (RPL_JOINS && rpl->tx_count > 0) { /* reports to drain (none without RPL_JOINS: enable()) */
         next = min_u64(next, rpl_now(rpl));
     }
     if (next == rpl->timer_at) {
