@@ -73,6 +73,16 @@ typedef struct {
     bool (*hand_off_begin)(tern_executor_t *ex, tern_module_t *to, tern_module_t **sender);
     /** End the hand-off begun by hand_off_begin(): @p sender runs again. */
     void (*hand_off_end)(tern_executor_t *ex, tern_module_t *to, tern_module_t *sender);
+    /**
+     * Optional (NULL: never). May the running handler of @p m go on at once
+     * with work it would otherwise post to itself (a long job's next piece)?
+     * True only when that message would be the executor's very next step:
+     * the caller is @p m's handler on the executor's own thread, nothing is
+     * queued anywhere and no timer is due. So a long job still yields to
+     * every message and timer that comes meanwhile. Only the event loop
+     * implements it (not with TERN_CONF_LOOP_HANDOFF_DEPTH 0).
+     */
+    bool (*may_continue)(tern_executor_t *ex, const tern_module_t *m);
     /** Module whose handler runs on the calling thread now, or NULL. */
     tern_module_t *(*current)(tern_executor_t *ex);
 

@@ -249,6 +249,24 @@ static void loop_hand_off_end(tern_executor_t *ex, tern_module_t *to, tern_modul
     loop->current = sender;
     tern_lock_release(queue_lock(loop));
 }
+
+/**
+ * tern_executor_ops_t::may_continue: a message @p m posted to itself now
+ * would be the next step: @p m is the running handler (of the loop's
+ * context), nothing is queued, and no timer is due (a step fires those first).
+ */
+static bool loop_may_continue(tern_executor_t *ex, const tern_module_t *m)
+{
+    tern_loop_t *loop = loop_of(ex);
+    if (!in_runner(loop)) {
+        return false;
+    }
+    tern_lock_acquire(queue_lock(loop));
+    bool now = loop->current == m && loop->pending == 0u && !loop->stopped;
+    tern_lock_release(queue_lock(loop));
+    /* (The timers are the runner's alone: no lock, see the file comment.) */
+    return now && tern_timerq_next(&ex->timers) > tern_executor_now(ex);
+}
 #endif
 
 static tern_module_t *loop_current(tern_executor_t *ex)
@@ -413,6 +431,7 @@ static const tern_executor_ops_t loop_ops = {
 #if TERN_CONF_LOOP_HANDOFF_DEPTH > 0
     .hand_off_begin = loop_hand_off_begin,
     .hand_off_end = loop_hand_off_end,
+    .may_continue = loop_may_continue,
 #endif
     .current = loop_current,
     .timers_changed = loop_timers_changed,

@@ -2,7 +2,8 @@
 /**
  * @file
  * @brief The 6LoWPAN send path: IPHC/NHC compression and fragmentation, one
- *        fragment per turn of the module (RFC 4944 §5.3, RFC 6282 §2).
+ *        fragment per turn of the module, or at once when nothing else waits
+ *        (RFC 4944 §5.3, RFC 6282 §2).
  *
  * Read first: RFC 4944 §5.3 (FRAG1/FRAGN, datagram_size, datagram_offset in
  * units of 8 octets, datagram_tag); RFC 6282 §2 ("datagram_size and
@@ -79,16 +80,23 @@ static int copy_range(const tern_pkt_t *pkt, size_t offset, uint8_t *out, size_t
 /**
  * The interface's report on a fragment (its NETERR snip): runs where the
  * frame is released, on the interface's turn (another thread under the
- * threaded executor), so it only records the outcome and wakes the module.
- * A wake-up lost to a full queue is made up by the messages that filled it
- * (the handler looks for outcomes after every message).
+ * threaded executor), so it only records the outcome and wakes the module,
+ * unless the module's handler runs (a device that reports from inside its
+ * send(), the interface's turn nested in the module's): the handler looks
+ * for outcomes before it returns (sixlowpan_continue()). A wake-up lost to a
+ * full queue is made up by the messages that filled it (the handler looks
+ * after every message).
  */
 static void fragment_reported(void *ctx, int err)
 {
     tern_sixlowpan_frag_t *slot = ctx;
     __atomic_store_n(&slot->outcome, err, __ATOMIC_RELAXED);
     __atomic_store_n(&slot->state, (uint8_t)SIXLOWPAN_FRAG_REPORTED, __ATOMIC_RELEASE);
-    sixlowpan_kick(slot->owner);
+    /* Against sixlowpan_continue(): either it sees this state, or this sees its flag cleared. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&slot->owner->frag_in_turn, __ATOMIC_RELAXED)) {
+        sixlowpan_kick(slot->owner);
+    }
 }
 
 /**
@@ -140,6 +148,8 @@ static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const 
         }
         payload->next = slot->report;
         __atomic_store_n(&slot->state, (uint8_t)SIXLOWPAN_FRAG_IN_FLIGHT, __ATOMIC_RELAXED);
+        /* Its outcome is looked for at the end of this turn (sixlowpan_continue()). */
+        __atomic_store_n(&lowpan->frag_in_turn, true, __ATOMIC_RELAXED);
     }
     tern_pkt_t *frame = netif_snip;
     if (frame != NULL) {
@@ -557,7 +567,12 @@ static void fragment_outcome(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *sl
     }
 }
 
-void sixlowpan_send_next_fragment(tern_sixlowpan_t *lowpan)
+/**
+ * Take in the fragment outcomes reported since the last look (finishing or
+ * giving up datagrams), then send the next fragment of the next datagram
+ * that may go on (one at a time, round robin).
+ */
+static void sixlowpan_send_next_fragment(tern_sixlowpan_t *lowpan)
 {
     for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; i++) {
         tern_sixlowpan_frag_t *slot = &lowpan->frags[i];
@@ -573,5 +588,31 @@ void sixlowpan_send_next_fragment(tern_sixlowpan_t *lowpan)
             send_fragment(lowpan, &lowpan->frags[i]);
             return;
         }
+    }
+}
+
+void sixlowpan_continue(tern_sixlowpan_t *lowpan, bool now)
+{
+    tern_executor_t *ex = lowpan->module.exec;
+    for (;;) {
+        if (now) {
+            sixlowpan_send_next_fragment(lowpan);
+        }
+        if (__atomic_load_n(&lowpan->frag_in_turn, __ATOMIC_RELAXED)) {
+            /* A fragment went on this turn: its report may have come without a wake-up. */
+            __atomic_store_n(&lowpan->frag_in_turn, false, __ATOMIC_RELAXED);
+            __atomic_thread_fence(__ATOMIC_SEQ_CST); /* against fragment_reported() */
+        }
+        if (!sixlowpan_fragmenting(lowpan)) {
+            return;
+        }
+        if (ex->ops->may_continue == NULL || !ex->ops->may_continue(ex, &lowpan->module)) {
+            sixlowpan_kick(lowpan); /* one fragment per turn: the rest after what is queued */
+            return;
+        }
+        /* The "next fragment" message would be the executor's next step:
+         * its work now, without the message (thesis 5.3.4 still holds: a
+         * message or timer that comes meanwhile goes first). */
+        now = true;
     }
 }

@@ -412,15 +412,6 @@ static void sixlowpan_receive(tern_sixlowpan_t *lowpan, tern_pkt_t *frame)
 
 /* ------------------------------------------------------------ module */
 
-/** Queue one "next fragment" message to the module itself, if none is queued. */
-static void kick_fragmentation(tern_sixlowpan_t *lowpan)
-{
-    if (!sixlowpan_fragmenting(lowpan)) {
-        return;
-    }
-    sixlowpan_kick(lowpan);
-}
-
 /** netapi SET: TERN_NETOPT_SIXLOWPAN_CONTEXT (from 6LoWPAN-ND in the IPv6 module). */
 static int sixlowpan_set(tern_sixlowpan_t *lowpan, const tern_netapi_opt_t *opt)
 {
@@ -441,6 +432,7 @@ static int sixlowpan_handle(tern_module_t *self, tern_msg_t *msg)
 {
     tern_sixlowpan_t *lowpan = self->context;
     int res = 0;
+    bool next_fragment = false;
     switch (msg->type) {
     case TERN_MSG_RCV:
         sixlowpan_receive(lowpan, msg->content.pkt);
@@ -455,7 +447,7 @@ static int sixlowpan_handle(tern_module_t *self, tern_msg_t *msg)
         break;
     case SIXLOWPAN_MSG_NEXT_FRAGMENT:
         __atomic_store_n(&lowpan->frag_kick_pending, false, __ATOMIC_RELAXED);
-        sixlowpan_send_next_fragment(lowpan);
+        next_fragment = true; /* below */
         break;
     case TERN_MSG_SET:
         res = sixlowpan_set(lowpan, msg->content.opt);
@@ -464,9 +456,9 @@ static int sixlowpan_handle(tern_module_t *self, tern_msg_t *msg)
         res = -ENOTSUP; /* GET: no options of its own */
         break;
     }
-    /* After every message: one more turn for the datagrams still in fragments
-     * (also retries a kick a full queue refused). */
-    kick_fragmentation(lowpan);
+    /* After every message: the datagrams still in fragments go on (this
+     * also retries a wake-up a full queue refused). */
+    sixlowpan_end_turn(lowpan, next_fragment);
     return res;
 }
 

@@ -54,13 +54,6 @@ void sixlowpan_iphc_link(tern_sixlowpan_if_t *lif, uint64_t now_us, const uint8_
 void sixlowpan_send(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt);
 
 /**
- * Take in the fragment outcomes reported since the last turn (finishing or
- * giving up datagrams), then send the next fragment of the next datagram
- * that may go on (one per turn, round robin): frag.c.
- */
-void sixlowpan_send_next_fragment(tern_sixlowpan_t *lowpan);
-
-/**
  * Queue one "next fragment" message to the module, unless one is queued
  * already; from any thread (the fragment reports come from the interface's).
  * A full queue means the handler runs again soon, and it looks again then.
@@ -76,7 +69,24 @@ static inline void sixlowpan_kick(tern_sixlowpan_t *lowpan)
     }
 }
 
+/**
+ * End of every turn of the module's handler (@p now: the turn of a "next
+ * fragment" message, which first sends the next fragment): the datagrams in
+ * fragments go on, at once while the executor would run the module's "next
+ * fragment" message next anyway (tern_executor_ops_t::may_continue), else by
+ * that message (also retried here when a full queue refused it): frag.c.
+ */
+void sixlowpan_continue(tern_sixlowpan_t *lowpan, bool now);
+
 /** True when a datagram in fragments has something to do now (an outcome to take in, a fragment to send): frag.c. */
 bool sixlowpan_fragmenting(const tern_sixlowpan_t *lowpan);
+
+/** sixlowpan_continue() when there is something to go on with: the usual turn has not. */
+static inline void sixlowpan_end_turn(tern_sixlowpan_t *lowpan, bool now)
+{
+    if (now || __atomic_load_n(&lowpan->frag_in_turn, __ATOMIC_RELAXED) || sixlowpan_fragmenting(lowpan)) {
+        sixlowpan_continue(lowpan, now);
+    }
+}
 
 #endif /* TERN_SIXLOWPAN_INTERNAL_H */

@@ -3,7 +3,9 @@
  * @file
  * @brief The event loop's hand-off (TERN_CONF_LOOP_HANDOFF_DEPTH): a packet a
  *        handler sends runs the next module's handler at once only when the
- *        loop would run it next anyway; otherwise it is queued.
+ *        loop would run it next anyway; otherwise it is queued. And
+ *        may_continue(): a handler may go on with its own next piece of work
+ *        only when a message to itself would run next.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -303,6 +305,100 @@ static void test_handoff__with_a_platform_other_threads_post(void **state)
 #endif
 }
 
+/* ------------------------------------------------------------ may_continue */
+
+/** What may_continue() answered inside a's handler: for a, for b; -1 not asked. */
+static int continue_self, continue_other;
+static tern_timer_t due_timer;
+
+static bool may_continue(const tern_module_t *m)
+{
+    const tern_executor_ops_t *ops = loop.base.ops;
+#if TERN_CONF_LOOP_HANDOFF_DEPTH > 0
+    assert_non_null(ops->may_continue);
+#endif
+    return ops->may_continue != NULL && ops->may_continue(&loop.base, m);
+}
+
+static void ask_may_continue(void)
+{
+    continue_self = may_continue(&relays[0].module);
+    continue_other = may_continue(&relays[1].module);
+}
+
+static void post_then_ask(void)
+{
+    tern_msg_t user = { .type = TERN_MSG_USER };
+    assert_int_equal(tern_netapi_post(&relays[3].module, &user), 0);
+    ask_may_continue();
+}
+
+static void arm_due_timer_then_ask(void)
+{
+    tern_timer_init(&due_timer, &relays[3].module, TERN_MSG_TIMER, 0);
+    assert_int_equal(tern_timer_set(&due_timer, 0), 0); /* due now: the next step fires it first */
+    ask_may_continue();
+}
+
+static void test_may_continue__in_the_running_handler_of_an_idle_loop(void **state)
+{
+    (void)state;
+    continue_self = continue_other = -1;
+    relays[0].during = ask_may_continue;
+    send_from_outside();
+    /* A message a posted to itself would be the next step: a may go on at
+     * once (not with hand-offs off: every message is queued then). */
+    assert_int_equal(continue_self, TERN_CONF_LOOP_HANDOFF_DEPTH > 0);
+    assert_int_equal(continue_other, 0); /* b is not running */
+    assert_false(may_continue(&relays[0].module)); /* outside any handler */
+}
+
+static void test_may_continue__not_when_a_message_waits(void **state)
+{
+    (void)state;
+    continue_self = continue_other = -1;
+    relays[0].during = post_then_ask;
+    send_from_outside();
+    assert_int_equal(continue_self, 0);
+    assert_string_equal(log_string(), "a(a)d(d)");
+}
+
+static void test_may_continue__not_when_a_timer_is_due(void **state)
+{
+    (void)state;
+    continue_self = continue_other = -1;
+    relays[0].during = arm_due_timer_then_ask;
+    send_from_outside();
+    assert_int_equal(continue_self, 0);
+    assert_string_equal(log_string(), "a(a)d(d)"); /* the timer's message */
+}
+
+static void *ask_from_another_thread(void *arg)
+{
+    (void)arg;
+    continue_other = may_continue(&relays[0].module);
+    return NULL;
+}
+
+static void other_thread_asks(void)
+{
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, ask_from_another_thread, NULL), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    continue_self = may_continue(&relays[0].module);
+}
+
+static void test_may_continue__with_a_platform_only_on_the_loop_thread(void **state)
+{
+    (void)state;
+    bind_platform();
+    continue_self = continue_other = -1;
+    relays[0].during = other_thread_asks;
+    send_from_outside();
+    assert_int_equal(continue_self, TERN_CONF_LOOP_HANDOFF_DEPTH > 0);
+    assert_int_equal(continue_other, 0); /* a runs, but not on that thread */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +413,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_handoff__with_a_platform_the_loop_thread_hands_off, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_handoff__with_a_platform_other_threads_post, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_may_continue__in_the_running_handler_of_an_idle_loop, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_may_continue__not_when_a_message_waits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_may_continue__not_when_a_timer_is_due, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_may_continue__with_a_platform_only_on_the_loop_thread, setup,
+                                        teardown),
     };
     cmocka_set_message_output(CM_OUTPUT_STDOUT);
     return cmocka_run_group_tests_name("loop hand-off", tests, NULL, NULL);

@@ -1075,6 +1075,56 @@ static void test_send__one_fragment_per_turn(void **state)
     assert_int_equal(lowpan_counter(&nodes[0], TERN_SIXLOWPAN_RX_UNKNOWN_DISPATCH), turn_injected);
 }
 
+static uint64_t turn_step[LOG_LEN];
+
+static void on_send_note_step(node_t *n, const uint8_t *payload, size_t len)
+{
+    (void)payload;
+    (void)len;
+    turn_step[n->nlog - 1u] = loop.steps;
+}
+
+/* With nothing else queued (the frames are kept, so none arrives at the peer
+ * and posts its interrupt), the next fragment goes as soon as the outcome of
+ * the one before is in, on the same turn: the "next fragment" message would
+ * have been the loop's next step. Still one frame at a time, each after the
+ * last one's outcome. With hand-offs off every message is queued: one turn
+ * per fragment. */
+static void test_send__fragments_go_on_at_once_when_nothing_waits(void **state)
+{
+    (void)state;
+    static uint8_t data[1000];
+    fill_pattern(data, sizeof(data), 2);
+    nodes[0].hold = true;
+    nodes[0].on_send = on_send_note_step;
+    send_udp(&nodes[0], data, sizeof(data));
+    run_for(50 * MS);
+    nodes[0].on_send = NULL;
+    unsigned n = nodes[0].nlog;
+    assert_int_equal(n, 11); /* 1048 bytes: FRAG1 + 10 FRAGNs */
+    assert_int_equal(nodes[0].nheld, n);
+    for (unsigned k = 1; k < n; k++) {
+#if TERN_CONF_LOOP_HANDOFF_DEPTH > 0
+        assert_true(turn_step[k] == turn_step[0]);
+#else
+        assert_true(turn_step[k] > turn_step[k - 1u]);
+#endif
+    }
+    assert_int_equal(nodes[0].lowpan.frag_kick_pending, false);
+    for (size_t i = 0; i < TERN_CONF_SIXLOWPAN_FRAG_SLOTS; i++) {
+        assert_null(nodes[0].lowpan.frags[i].pkt);
+    }
+    /* Delivered, the held frames make the datagram. */
+    lossy_ok = lossy_bad = 0;
+    lossy_len[2] = sizeof(data);
+    echo = false;
+    for (unsigned k = 0; k < nodes[0].nheld; k++) {
+        deliver_frame(&nodes[1], nodes[0].held[k], nodes[0].held_len[k]);
+    }
+    run_for(10 * MS);
+    assert_int_equal(lossy_ok, 1);
+}
+
 /* The fragments of one datagram carry one NETERR snip, the slot's, each
  * frame one more reference to it (no report snip allocated per fragment;
  * the FRAG1 takes the references of all frames at once, so frame k of n
@@ -1350,6 +1400,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reassembly__timer_from_the_first_fragment, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__timer_follows_the_earliest_datagram, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__one_fragment_per_turn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_send__fragments_go_on_at_once_when_nothing_waits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__fragments_share_the_slot_report_snip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__fragment_refused__datagram_aborted_references_released, setup,
                                         teardown),

@@ -125,6 +125,7 @@ typedef struct tern_sixlowpan {
     uint8_t frag_wait_head;                                    /**< oldest waiting datagram */
     uint8_t frag_wait_count;                                   /**< datagrams waiting */
     bool frag_kick_pending;                                    /**< a "send the next fragment" message is queued (atomic) */
+    bool frag_in_turn;                                         /**< a fragment went to the interface on this turn: the handler looks for its outcome before it returns (atomic) */
     uint8_t reass_timer_gen;                                   /**< reass.deadline_gen (low byte) the timer was last set for */
     uint8_t scratch[TERN_CONF_SIXLOWPAN_HEADERS_MAX];          /**< (de)compressed headers of the frame at hand */
     tern_counter_t counters[TERN_SIXLOWPAN_STAT_NUMOF];              /**< indexed by tern_sixlowpan_stat_t */
