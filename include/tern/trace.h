@@ -61,6 +61,15 @@ void tern_trace_describe(tern_trace_entry_t *entry, uint64_t now_us, const tern_
  */
 void tern_trace_push(tern_trace_t *trace, const tern_trace_entry_t *entry, int result);
 
+/**
+ * tern_trace_describe() and tern_trace_push() in one step, written in place
+ * into the ring (no entry copied): for a hop whose result is known before
+ * the message is handed over (a hand-off: the receiver runs after the
+ * record). No-op when compiled out or disabled. Caller holds the stack lock.
+ */
+void tern_trace_record(tern_trace_t *trace, uint64_t now_us, const tern_module_t *from, const tern_module_t *to,
+                       const tern_msg_t *msg, int result);
+
 /** Number of entries currently held (<= TERN_CONF_TRACE_LEN). */
 size_t tern_trace_count(const tern_trace_t *trace);
 

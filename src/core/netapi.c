@@ -29,9 +29,21 @@ static void trace_push(tern_module_t *to, const tern_trace_entry_t *entry, int r
         tern_lock_release(tern_stack_lock(stack));
     }
 }
+/* Describe and push in one step, in place in the ring (a hop handed off: result 0). */
+static void trace_record(tern_module_t *to, const tern_msg_t *msg)
+{
+    tern_stack_t *stack = to->stack;
+    if (stack->trace.enabled) {
+        uint64_t now = tern_executor_now(to->exec);
+        tern_lock_acquire(tern_stack_lock(stack));
+        tern_trace_record(&stack->trace, now, msg->sender, to, msg, 0);
+        tern_lock_release(tern_stack_lock(stack));
+    }
+}
 #else
 #define TRACE_DESCRIBE(entry, to, msg) ((void)(entry))
 #define trace_push(to, entry, result) ((void)(to), (void)(entry), (void)(result))
+#define trace_record(to, msg) ((void)(to), (void)(msg))
 #endif
 
 void tern_netapi_trace_hop(tern_module_t *to, const tern_msg_t *msg, int result)
@@ -84,9 +96,7 @@ static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, te
          * tern_executor_ops_t::hand_off_begin). The hop is traced before the
          * handler runs, so the ring keeps the order in which hops happen. */
         msg.sender = sender;
-        tern_trace_entry_t entry;
-        TRACE_DESCRIBE(entry, to, &msg);
-        trace_push(to, &entry, 0);
+        trace_record(to, &msg);
         (void)to->handle(to, &msg);
         ex->ops->hand_off_end(ex, to, sender);
         return 0;

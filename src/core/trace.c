@@ -17,29 +17,52 @@ void tern_trace_init(tern_trace_t *trace)
 void tern_trace_describe(tern_trace_entry_t *entry, uint64_t now_us, const tern_module_t *from,
                          const tern_module_t *to, const tern_msg_t *msg)
 {
-    memset(entry, 0, sizeof(*entry));
+    /* Every field is written (no memset first): the ring slot of
+     * tern_trace_record() is described in place. */
     entry->time_us = now_us;
     /* A device event has no sending module: name its origin. */
     entry->from = (from != NULL) ? from->name : (msg->type == TERN_MSG_NETDEV) ? "device" : "-";
     entry->to = (to != NULL) ? to->name : "-";
     entry->msg_type = msg->type;
-    if (msg->type != TERN_MSG_SND && msg->type != TERN_MSG_RCV) {
-        return;
-    }
+    entry->result = 0;
+    memset(entry->types, 0, sizeof(entry->types));
     size_t len = 0;
     unsigned n = 0;
-    for (const tern_pkt_t *s = msg->content.pkt; s != NULL; s = s->next) {
-        if (n < TERN_TRACE_TYPES) {
+    if (msg->type == TERN_MSG_SND || msg->type == TERN_MSG_RCV) {
+        const tern_pkt_t *s = msg->content.pkt;
+        /* The first snips' types, then only the count and the bytes. */
+        for (; s != NULL && n < TERN_TRACE_TYPES; s = s->next, n++) {
             entry->types[n] = s->type;
+            if (s->type != TERN_NETTYPE_NETIF && s->type != TERN_NETTYPE_NETERR) {
+                len += s->size; /* bytes of the packet itself, not its metadata */
+            }
         }
-        n++;
-        if (s->type != TERN_NETTYPE_NETIF && s->type != TERN_NETTYPE_NETERR) {
-            len += s->size; /* bytes of the packet itself, not its metadata */
+        for (; s != NULL; s = s->next, n++) {
+            if (s->type != TERN_NETTYPE_NETIF && s->type != TERN_NETTYPE_NETERR) {
+                len += s->size;
+            }
         }
     }
     entry->nsnips = (uint8_t)((n > 255u) ? 255u : n);
     entry->pkt_len = (uint16_t)((len > 0xFFFFu) ? 0xFFFFu : len);
 }
+
+#if TERN_CONF_TRACE
+/** The slot the next entry goes to (the oldest is overwritten), counted. */
+static tern_trace_entry_t *next_slot(tern_trace_t *trace)
+{
+    tern_trace_entry_t *slot = &trace->ring[trace->next];
+    trace->next = (uint16_t)((trace->next + 1u) % TERN_CONF_TRACE_LEN);
+    trace->total++;
+    return slot;
+}
+
+/** A result as an entry keeps it: 0, or the negative errno clamped to -128. */
+static int8_t entry_result(int result)
+{
+    return (int8_t)((result < -128) ? -128 : (result > 0 ? 0 : result));
+}
+#endif
 
 void tern_trace_push(tern_trace_t *trace, const tern_trace_entry_t *entry, int result)
 {
@@ -47,14 +70,32 @@ void tern_trace_push(tern_trace_t *trace, const tern_trace_entry_t *entry, int r
     if (!trace->enabled) {
         return;
     }
-    tern_trace_entry_t *slot = &trace->ring[trace->next];
-    trace->next = (uint16_t)((trace->next + 1u) % TERN_CONF_TRACE_LEN);
+    tern_trace_entry_t *slot = next_slot(trace);
     *slot = *entry;
-    slot->result = (int8_t)((result < -128) ? -128 : (result > 0 ? 0 : result));
-    trace->total++;
+    slot->result = entry_result(result);
 #else
     (void)trace;
     (void)entry;
+    (void)result;
+#endif
+}
+
+void tern_trace_record(tern_trace_t *trace, uint64_t now_us, const tern_module_t *from, const tern_module_t *to,
+                       const tern_msg_t *msg, int result)
+{
+#if TERN_CONF_TRACE
+    if (!trace->enabled) {
+        return;
+    }
+    tern_trace_entry_t *slot = next_slot(trace);
+    tern_trace_describe(slot, now_us, from, to, msg);
+    slot->result = entry_result(result);
+#else
+    (void)trace;
+    (void)now_us;
+    (void)from;
+    (void)to;
+    (void)msg;
     (void)result;
 #endif
 }

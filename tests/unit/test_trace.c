@@ -13,7 +13,9 @@
 #include "harness.h"
 #include "sink.h"
 #include "tern/netapi.h"
+#include "tern/netif_hdr.h"
 #include "tern/stack.h"
+#include "tern/trace.h"
 
 static tern_stack_t stack;
 static sink_t sink;
@@ -120,6 +122,77 @@ static void test_tern_trace_push__disabled_and_cleared(void **state)
     harness_run_until_idle();
 }
 
+/* tern_trace_record() describes the hop in place in the ring, every field
+ * written (the slot's old bytes do not show through), with the result
+ * clamped as tern_trace_push() does; nothing when disabled. */
+static void test_tern_trace_record__in_place_every_field_written(void **state)
+{
+    (void)state;
+#if TERN_CONF_TRACE
+    tern_trace_t trace;
+    tern_trace_init(&trace);
+    memset(trace.ring, 0xAA, sizeof(trace.ring));
+    tern_pkt_t *payload = tern_pktbuf_add(&stack.pktbuf, NULL, "abcdef", 6, TERN_NETTYPE_UNDEF);
+    tern_pkt_t *hdr = tern_pktbuf_add(&stack.pktbuf, payload, NULL, sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF);
+    assert_non_null(hdr);
+    tern_msg_t msg = { .type = TERN_MSG_SND, .content.pkt = hdr };
+    tern_trace_record(&trace, 42, NULL, &sink.module, &msg, 0);
+    tern_msg_t user = { .type = TERN_MSG_USER };
+    tern_trace_record(&trace, 43, &sink.module, &sink.module, &user, -300);
+    assert_int_equal(tern_trace_count(&trace), 2);
+    tern_trace_entry_t e;
+    assert_int_equal(tern_trace_get(&trace, 0, &e), 0);
+    assert_int_equal(e.time_us, 42);
+    assert_string_equal(e.from, "-");
+    assert_string_equal(e.to, "sink");
+    assert_int_equal(e.msg_type, TERN_MSG_SND);
+    assert_int_equal(e.pkt_len, 6); /* the interface header is metadata */
+    assert_int_equal(e.nsnips, 2);
+    assert_int_equal(e.types[0], TERN_NETTYPE_NETIF);
+    assert_int_equal(e.types[1], TERN_NETTYPE_UNDEF);
+    assert_int_equal(e.types[2], 0);
+    assert_int_equal(e.types[3], 0);
+    assert_int_equal(e.result, 0);
+    assert_int_equal(tern_trace_get(&trace, 1, &e), 0);
+    assert_string_equal(e.from, "sink");
+    assert_int_equal(e.msg_type, TERN_MSG_USER);
+    assert_int_equal(e.nsnips, 0);
+    assert_int_equal(e.pkt_len, 0);
+    assert_int_equal(e.types[0], 0);
+    assert_int_equal(e.result, -128);
+    trace.enabled = false;
+    tern_trace_record(&trace, 44, NULL, &sink.module, &msg, 0);
+    assert_int_equal(tern_trace_count(&trace), 2);
+    tern_pktbuf_release(&stack.pktbuf, hdr);
+#else
+    skip();
+#endif
+}
+
+/* A packet of more snips than an entry keeps types of: the first types,
+ * every snip counted, every byte but the metadata's. */
+static void test_tern_trace_describe__long_packet_summary(void **state)
+{
+    (void)state;
+    tern_pkt_t *pkt = NULL;
+    for (unsigned i = 0; i < 6; i++) {
+        pkt = tern_pktbuf_add(&stack.pktbuf, pkt, NULL, 10u + i, (i == 0) ? TERN_NETTYPE_NETERR : TERN_NETTYPE_UDP);
+        assert_non_null(pkt);
+    }
+    tern_msg_t msg = { .type = TERN_MSG_RCV, .content.pkt = pkt };
+    tern_trace_entry_t e;
+    memset(&e, 0x55, sizeof(e));
+    tern_trace_describe(&e, 7, &sink.module, NULL, &msg);
+    assert_int_equal(e.nsnips, 6);
+    assert_int_equal(e.pkt_len, 11 + 12 + 13 + 14 + 15); /* not the NETERR snip's 10 */
+    for (unsigned i = 0; i < TERN_TRACE_TYPES; i++) {
+        assert_int_equal(e.types[i], TERN_NETTYPE_UDP);
+    }
+    assert_string_equal(e.to, "-");
+    assert_int_equal(e.result, 0);
+    tern_pktbuf_release(&stack.pktbuf, pkt);
+}
+
 static void test_tern_msg_type_name__known_and_unknown(void **state)
 {
     (void)state;
@@ -135,6 +208,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_trace_get__records_send_with_summary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_trace_get__get_and_ack_recorded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_trace_push__ring_keeps_newest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_trace_record__in_place_every_field_written, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_trace_describe__long_packet_summary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_trace_push__disabled_and_cleared, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_msg_type_name__known_and_unknown, setup, teardown),
     };
