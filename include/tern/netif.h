@@ -218,6 +218,7 @@ struct tern_netif {
     uint8_t tx_be;                         /**< CSMA-CA BE: backoff exponent */
     uint8_t tx_event;                      /**< outcome the device reported, not yet handled (0: none) */
     bool tx_hw_csma;                       /**< the device does CSMA-CA and retries (TERN_NETOPT_HW_CSMA_RETRIES) */
+    uint16_t tx_len;                       /**< bytes of tx_frame, as the device took them (its send()'s count) */
     tern_pkt_t *tx_frame;                  /**< the frame in progress (link header on), or NULL */
     tern_netif_hdr_t tx_hdr;               /**< its interface header, for the status hook */
     uint64_t tx_deadline_us;               /**< end of the backoff, or of the wait for the outcome */

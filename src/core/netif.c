@@ -336,7 +336,7 @@ static void netif_tx_finish(tern_netif_t *netif, int status)
     tern_timer_cancel(&netif->tx_timer);
     if (status == 0) {
         tern_count(&netif->counters[TERN_NETIF_TX_PACKETS]);
-        tern_count_add(&netif->counters[TERN_NETIF_TX_BYTES], (uint32_t)tern_pkt_len(frame));
+        tern_count_add(&netif->counters[TERN_NETIF_TX_BYTES], netif->tx_len);
     }
     netif_report(netif, &netif->tx_hdr, status, netif->tx_transmissions);
     tern_pktbuf_release_error(pb, frame, status);
@@ -371,6 +371,7 @@ static void netif_tx_attempt(tern_netif_t *netif)
     netif->tx_state = NETIF_TX_IN_FLIGHT;
     int res = netif_transmit(netif, netif->tx_frame);
     if (res >= 0) {
+        netif->tx_len = (uint16_t)res; /* for tx_bytes: the frame is not walked again */
         if (netif->tx_event == 0u) {
             /* No outcome yet: wait for it, TERN_CONF_NETIF_TX_TIMEOUT_MS at most. */
             netif_tx_wait(netif, NETIF_TX_IN_FLIGHT, (uint64_t)TERN_CONF_NETIF_TX_TIMEOUT_MS * 1000u);
