@@ -52,7 +52,8 @@ tern_pkt_t *tern_pkt_search_type(tern_pkt_t *pkt, tern_nettype_t type);
  * @param[out] vec   array of at least @p max entries
  * @param[in]  max   capacity of @p vec
  * @return number of entries written (>= 0);
- *         -ENOBUFS if the packet has more than @p max non-empty snips;
+ *         -ENOBUFS if the packet has more than @p max non-empty snips (the
+ *         first @p max entries of @p vec are written then);
  *         -EINVAL if @p vec is NULL while entries are needed.
  */
 int tern_pkt_to_iolist(const tern_pkt_t *pkt, tern_iolist_t *vec, size_t max);

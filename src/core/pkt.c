@@ -48,34 +48,26 @@ tern_pkt_t *tern_pkt_search_type(tern_pkt_t *pkt, tern_nettype_t type)
 }
 
 /**
- * Both errors are decided before anything is written, so @p vec is untouched on
- * failure. When both apply (@p vec NULL and too small a @p max), the argument
- * error -EINVAL wins.
+ * One walk: entries are written as the snips come, so on -ENOBUFS the first
+ * @p max entries have been written. When both errors apply (@p vec NULL
+ * and too small a @p max), the argument error -EINVAL wins.
  */
 int tern_pkt_to_iolist(const tern_pkt_t *pkt, tern_iolist_t *vec, size_t max)
 {
-    size_t needed = 0;
-    for (const tern_pkt_t *snip = pkt; snip != NULL; snip = snip->next) {
-        if (carries_bytes(snip)) {
-            needed++;
-        }
-    }
-    if (needed == 0) {
-        return 0;
-    }
-    if (vec == NULL) {
-        return -EINVAL;
-    }
-    if (needed > max) {
-        return -ENOBUFS;
-    }
     size_t n = 0;
     for (const tern_pkt_t *snip = pkt; snip != NULL; snip = snip->next) {
-        if (carries_bytes(snip)) {
-            vec[n].base = snip->data;
-            vec[n].len = snip->size;
-            n++;
+        if (!carries_bytes(snip)) {
+            continue;
         }
+        if (vec == NULL) {
+            return -EINVAL;
+        }
+        if (n == max) {
+            return -ENOBUFS;
+        }
+        vec[n].base = snip->data;
+        vec[n].len = snip->size;
+        n++;
     }
     return (int)n;
 }

