@@ -95,6 +95,21 @@ tern_pkt_t *tern_pktbuf_add(tern_pktbuf_t *pb, tern_pkt_t *next, const void *dat
                             tern_nettype_t type);
 
 /**
+ * Allocate two snips, a header of @p hdr_size bytes of @p hdr_type in front
+ * of @p size bytes of @p type that points to @p next ([header, data,
+ * next...]), all bytes zeroed: what tern_pktbuf_add() twice does, with one
+ * walk of the free list when one free chunk holds both (a frame's header
+ * and payload).
+ *
+ * @return the header snip (its next the data snip), both users 1; NULL if
+ *         @p pb is NULL, a size is 0 or > 65535, or the arena has no room
+ *         (counted in alloc_fail); on NULL nothing stays allocated and
+ *         @p next is untouched and still owned by the caller.
+ */
+tern_pkt_t *tern_pktbuf_add_pair(tern_pktbuf_t *pb, tern_pkt_t *next, size_t hdr_size, tern_nettype_t hdr_type,
+                                 size_t size, tern_nettype_t type);
+
+/**
  * Add @p num references to every snip of @p pkt.
  * @return 0; -EINVAL for NULL arguments; -EOVERFLOW if a count would pass 255
  *         (then nothing changed).

@@ -274,6 +274,20 @@ static void snip_free(tern_pktbuf_t *pb, tern_pkt_t *snip)
     arena_free(pb, desc, DESC_BYTES);
 }
 
+/** The descriptor at @p desc for @p size bytes at @p data: users 1, next NULL, type UNDEF. */
+static tern_pkt_t *snip_init(tern_pktbuf_t *pb, uint32_t desc, void *data, size_t size)
+{
+    /* The descriptor chunk is UNIT-aligned, which satisfies tern_pkt_t. */
+    tern_pkt_t *snip = (tern_pkt_t *)(void *)(pb->arena + desc);
+    snip->next = NULL;
+    snip->data = data;
+    snip->size = (uint16_t)size;
+    snip->users = 1;
+    snip->type = TERN_NETTYPE_UNDEF;
+    snip->lead = 0;
+    return snip;
+}
+
 /**
  * Allocate a descriptor and @p size bytes of (uninitialised) data.
  * @return the snip with users 1, next NULL, type UNDEF; NULL if out of memory
@@ -302,15 +316,7 @@ static tern_pkt_t *snip_alloc(tern_pktbuf_t *pb, size_t size)
         }
         data = pb->arena + offset;
     }
-    /* The descriptor chunk is UNIT-aligned, which satisfies tern_pkt_t. */
-    tern_pkt_t *snip = (tern_pkt_t *)(void *)(pb->arena + desc);
-    snip->next = NULL;
-    snip->data = data;
-    snip->size = (uint16_t)size;
-    snip->users = 1;
-    snip->type = TERN_NETTYPE_UNDEF;
-    snip->lead = 0;
-    return snip;
+    return snip_init(pb, desc, data, size);
 }
 
 /** A private copy of @p orig (data, type and next), users 1; NULL if out of memory. */
@@ -456,6 +462,36 @@ tern_pkt_t *tern_pktbuf_add(tern_pktbuf_t *pb, tern_pkt_t *next, const void *dat
     }
     tern_lock_release(pb->lock);
     return snip;
+}
+
+/**
+ * One snip_alloc() for the header snip with room for the data snip behind
+ * its bytes: [descriptor, header bytes (whole units), descriptor, data].
+ * The data snip's bytes follow its descriptor, and the header snip's range
+ * (range ownership) ends where that descriptor starts, so each is freed on
+ * its own as if allocated alone, wherever snip_alloc() found room.
+ */
+tern_pkt_t *tern_pktbuf_add_pair(tern_pktbuf_t *pb, tern_pkt_t *next, size_t hdr_size, tern_nettype_t hdr_type,
+                                 size_t size, tern_nettype_t type)
+{
+    if (pb == NULL || hdr_size == 0 || size == 0 || hdr_size > SNIP_SIZE_MAX || size > SNIP_SIZE_MAX) {
+        return NULL;
+    }
+    tern_lock_acquire(pb->lock);
+    uint32_t hdr_units = unit_ceil((uint32_t)hdr_size);
+    tern_pkt_t *hdr = snip_alloc(pb, hdr_units + DESC_BYTES + size);
+    if (hdr != NULL) {
+        uint8_t *at = (uint8_t *)hdr->data + hdr_units;
+        memset(hdr->data, 0, hdr_units + DESC_BYTES + size); /* then the descriptor in between */
+        tern_pkt_t *data = snip_init(pb, offset_of(pb, at), at + DESC_BYTES, size);
+        hdr->size = (uint16_t)hdr_size;
+        hdr->type = (uint8_t)hdr_type;
+        hdr->next = data;
+        data->type = (uint8_t)type;
+        data->next = next;
+    }
+    tern_lock_release(pb->lock);
+    return hdr;
 }
 
 int tern_pktbuf_hold(tern_pktbuf_t *pb, tern_pkt_t *pkt, unsigned num)

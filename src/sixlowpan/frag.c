@@ -100,31 +100,27 @@ static void fragment_reported(void *ctx, int err)
 }
 
 /**
- * Take the interface header snip at the head of the datagram @p *pkt
- * ([NETIF, IPV6, ...]) for a frame's interface header: made private (copied
- * only when shared, as a new snip would be), unlinked, and *@p pkt becomes
- * the rest ([IPV6, ...], the caller's reference). Saves the frame a snip.
- * @return the snip (next NULL); NULL when its size is not a header's or no
- *         memory was left to copy a shared one (*@p pkt unchanged).
+ * A frame's payload snip of @p size bytes and, in the same allocation, the
+ * snip for its interface header (*@p netif_snip, unlinked: send_frame()
+ * links them). @return the payload; NULL when no memory was left.
  */
-static tern_pkt_t *take_netif_snip(tern_pktbuf_t *pb, tern_pkt_t **pkt)
+static tern_pkt_t *frame_alloc(tern_pktbuf_t *pb, size_t size, tern_pkt_t **netif_snip)
 {
-    if ((*pkt)->size != sizeof(tern_netif_hdr_t)) {
+    tern_pkt_t *hdr = tern_pktbuf_add_pair(pb, NULL, sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF, size,
+                                           TERN_NETTYPE_SIXLOWPAN);
+    if (hdr == NULL) {
         return NULL;
     }
-    tern_pkt_t *own = tern_pktbuf_start_write(pb, *pkt);
-    if (own == NULL) {
-        return NULL;
-    }
-    *pkt = own->next;
-    own->next = NULL;
-    return own;
+    tern_pkt_t *payload = hdr->next;
+    hdr->next = NULL;
+    *netif_snip = hdr;
+    return payload;
 }
 
 /**
  * Put an interface header (a copy of @p hdr) in front of @p payload and
  * hand the frame to the interface. The header goes into @p netif_snip (from
- * take_netif_snip()) when there is one, else into a new snip. With @p slot,
+ * frame_alloc(), with @p payload). With @p slot,
  * the frame carries the slot's NETERR report: one reference to the snip the
  * slot holds for all its fragments (one of those the FRAG1 took for every
  * frame, else a new one; release_error() calls the hook whoever else holds
@@ -152,18 +148,8 @@ static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const 
         __atomic_store_n(&lowpan->frag_in_turn, true, __ATOMIC_RELAXED);
     }
     tern_pkt_t *frame = netif_snip;
-    if (frame != NULL) {
-        memcpy(frame->data, hdr, sizeof(*hdr));
-        frame->next = payload;
-    } else {
-        /* The interface header, copied in as it is (one pass, no zeroing first). */
-        frame = tern_pktbuf_add(pb, payload, hdr, sizeof(*hdr), TERN_NETTYPE_NETIF);
-    }
-    if (frame == NULL) {
-        sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM);
-        tern_pktbuf_release_error(pb, payload, -ENOMEM);
-        return -ENOMEM;
-    }
+    memcpy(frame->data, hdr, sizeof(*hdr));
+    frame->next = payload;
     int res = tern_netapi_send(&lif->netif->module, frame);
     if (res < 0) {
         if (res != -ENOBUFS) {
@@ -272,7 +258,8 @@ static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const
 {
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
     size_t comp_len = c->len, consumed = c->consumed;
-    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, NULL, comp_len + (size - consumed), TERN_NETTYPE_SIXLOWPAN);
+    tern_pkt_t *netif_snip = NULL;
+    tern_pkt_t *payload = frame_alloc(pb, comp_len + (size - consumed), &netif_snip);
     if (payload == NULL) {
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_NOMEM, -ENOMEM);
         return;
@@ -280,10 +267,10 @@ static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const
     uint8_t *out = payload->data;
     if (put_compressed(lowpan, c, out) < 0 || copy_range(pkt->next, consumed, out + comp_len, size - consumed) < 0) {
         tern_pktbuf_release(pb, payload); /* cannot happen: the same input, sized before */
+        tern_pktbuf_release(pb, netif_snip);
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
     }
-    tern_pkt_t *netif_snip = take_netif_snip(pb, &pkt); /* pkt: the rest, reported below */
     int res = send_frame(lowpan, lif, hdr, payload, NULL, netif_snip);
     tern_pktbuf_release_error(pb, pkt, res);
 }
@@ -373,10 +360,10 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     /* The outcome report every fragment carries (send_frame()). */
     const tern_neterr_report_t hook = { .report = fragment_reported, .ctx = slot };
     tern_pkt_t *report = tern_pktbuf_add(pb, NULL, &hook, sizeof(hook), TERN_NETTYPE_NETERR);
-    tern_pkt_t *payload = (report != NULL) ? tern_pktbuf_add(pb, NULL, NULL, TERN_SIXLOWPAN_FRAG1_LEN + head_len +
-                                                                              (data_end - data_from),
-                                                             TERN_NETTYPE_SIXLOWPAN)
-                                           : NULL;
+    tern_pkt_t *netif_snip = NULL;
+    tern_pkt_t *payload = (report != NULL)
+                              ? frame_alloc(pb, TERN_SIXLOWPAN_FRAG1_LEN + head_len + (data_end - data_from), &netif_snip)
+                              : NULL;
     if (payload == NULL) {
         tern_pktbuf_release(pb, report);
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_NOMEM, -ENOMEM);
@@ -397,6 +384,7 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     }
     if (ok < 0) {
         tern_pktbuf_release(pb, payload); /* cannot happen: sizes checked above */
+        tern_pktbuf_release(pb, netif_snip);
         tern_pktbuf_release(pb, report);
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
@@ -422,8 +410,10 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     first.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
     /* (The datagram keeps its NETIF snip: freed after the FRAG1, it would
      * leave a hole in front of the arena that every later fragment's
-     * allocation walks past; measured, that costs more than it saves.) */
-    if (send_frame(lowpan, lif, &first, payload, slot, NULL) == -ENOMEM && slot->state != SIXLOWPAN_FRAG_IN_FLIGHT) {
+     * allocation walks past; measured, that costs more than it saves.
+     * The FRAG1 gets a header snip with its payload, as every FRAGN.) */
+    if (send_frame(lowpan, lif, &first, payload, slot, netif_snip) == -ENOMEM &&
+        slot->state != SIXLOWPAN_FRAG_IN_FLIGHT) {
         fragment_failed(lowpan, slot, -ENOMEM); /* no report was attached: nothing will come */
     }
     /* Otherwise the FRAGNs follow once its outcome is in (sixlowpan_send_next_fragment). */
@@ -518,7 +508,8 @@ static void send_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
     size_t left = (size_t)slot->size - slot->offset;
     size_t chunk = (left > slot->per_fragment) ? slot->per_fragment : left;
-    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, NULL, TERN_SIXLOWPAN_FRAGN_LEN + chunk, TERN_NETTYPE_SIXLOWPAN);
+    tern_pkt_t *netif_snip = NULL;
+    tern_pkt_t *payload = frame_alloc(pb, TERN_SIXLOWPAN_FRAGN_LEN + chunk, &netif_snip);
     int res = (payload != NULL) ? 0 : -ENOMEM;
     if (res == 0) {
         uint8_t *out = payload->data;
@@ -528,6 +519,7 @@ static void send_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
         if (tern_sixlowpan_frag_emit(&frag, out, TERN_SIXLOWPAN_FRAGN_LEN) < 0 ||
             copy_range(slot->pkt->next, slot->offset, out + TERN_SIXLOWPAN_FRAGN_LEN, chunk) < 0) {
             tern_pktbuf_release(pb, payload); /* cannot happen: checked when the datagram started */
+            tern_pktbuf_release(pb, netif_snip);
             sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_INVALID);
             res = -EINVAL;
         }
@@ -540,7 +532,7 @@ static void send_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
             hdr.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
         }
         slot->offset = (uint16_t)(slot->offset + chunk);
-        res = send_frame(lowpan, slot->lif, &hdr, payload, slot, NULL);
+        res = send_frame(lowpan, slot->lif, &hdr, payload, slot, netif_snip);
     }
     if (res < 0 && slot->state != SIXLOWPAN_FRAG_IN_FLIGHT && slot->state != SIXLOWPAN_FRAG_REPORTED) {
         fragment_failed(lowpan, slot, res); /* no report was attached: nothing will come */

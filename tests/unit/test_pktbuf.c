@@ -336,6 +336,117 @@ static void test_pktbuf_add__exhaustion_no_descriptor(void **state)
     tern_pktbuf_release(&f->pb, fill);
 }
 
+/* ------------------------------------------------------------ add_pair */
+
+#define PAIR_HDR 24u
+#define PAIR_DATA 100u
+
+static bool all_zero(const void *data, size_t len)
+{
+    const uint8_t *b = data;
+    for (size_t i = 0; i < len; i++) {
+        if (b[i] != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Header and data from one chunk: [descriptor, header bytes, descriptor,
+ * data], both zeroed, linked in front of next; each snip is then freed on
+ * its own (the header alone first), leaving the arena consistent. */
+static void test_pktbuf_add_pair__one_chunk_each_freed_alone(void **state)
+{
+    fixture_t *f = *state;
+    tern_pkt_t *next = add_pattern(f, NULL, 16, 3, TERN_NETTYPE_NETERR);
+    size_t before = used(f);
+    memset(f->pb.arena + f->pb.free_head + UNIT, 0xA5, 256); /* old bytes must not show */
+    unsigned locks = f->probe.acquired;
+    tern_pkt_t *hdr = tern_pktbuf_add_pair(&f->pb, next, PAIR_HDR, TERN_NETTYPE_NETIF, PAIR_DATA,
+                                           TERN_NETTYPE_SIXLOWPAN);
+    assert_non_null(hdr);
+    assert_int_equal(f->probe.acquired, locks + 1u); /* the lock once */
+    tern_pkt_t *data = hdr->next;
+    assert_non_null(data);
+    assert_int_equal(hdr->size, PAIR_HDR);
+    assert_int_equal(hdr->type, TERN_NETTYPE_NETIF);
+    assert_int_equal(hdr->users, 1);
+    assert_ptr_equal(hdr->data, (uint8_t *)hdr + DESC);
+    assert_ptr_equal((uint8_t *)data, (uint8_t *)hdr + DESC + units(PAIR_HDR));
+    assert_ptr_equal(data->data, (uint8_t *)data + DESC);
+    assert_int_equal(data->size, PAIR_DATA);
+    assert_int_equal(data->type, TERN_NETTYPE_SIXLOWPAN);
+    assert_int_equal(data->users, 1);
+    assert_ptr_equal(data->next, next);
+    assert_true(all_zero(hdr->data, PAIR_HDR));
+    assert_true(all_zero(data->data, PAIR_DATA));
+    assert_int_equal(used(f), before + 2u * DESC + units(PAIR_HDR) + units(PAIR_DATA));
+    hdr->next = NULL;
+    tern_pktbuf_release(&f->pb, hdr);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    assert_int_equal(used(f), before + DESC + units(PAIR_DATA));
+    tern_pktbuf_release(&f->pb, data);
+    assert_int_equal(used(f), 0);
+}
+
+/* No free chunk holds the pair with its first descriptor: the header's
+ * descriptor goes to a hole of its own, its bytes and the data snip where
+ * they fit, and each snip is still freed on its own. */
+static void test_pktbuf_add_pair__split_when_no_chunk_holds_both(void **state)
+{
+    fixture_t *f = *state;
+    size_t rest = units(PAIR_HDR) + DESC + units(PAIR_DATA);
+    tern_pkt_t *hole_desc = tern_pktbuf_add(&f->pb, NULL, NULL, 0, TERN_NETTYPE_TEST);
+    tern_pkt_t *keep = tern_pktbuf_add(&f->pb, NULL, NULL, 0, TERN_NETTYPE_TEST);
+    tern_pkt_t *hole_rest = tern_pktbuf_add(&f->pb, NULL, NULL, rest - DESC, TERN_NETTYPE_TEST);
+    assert_non_null(hole_desc);
+    assert_non_null(keep);
+    assert_non_null(hole_rest);
+    tern_pkt_t *fill = fill_arena(f);
+    uint8_t *desc_at = (uint8_t *)hole_desc;
+    uint8_t *rest_at = (uint8_t *)hole_rest;
+    tern_pktbuf_release(&f->pb, hole_desc); /* a hole of one descriptor */
+    tern_pktbuf_release(&f->pb, hole_rest); /* a hole of exactly the rest, not with a descriptor more */
+    tern_pkt_t *hdr = tern_pktbuf_add_pair(&f->pb, NULL, PAIR_HDR, TERN_NETTYPE_NETIF, PAIR_DATA,
+                                           TERN_NETTYPE_SIXLOWPAN);
+    assert_non_null(hdr);
+    assert_ptr_equal((uint8_t *)hdr, desc_at);
+    assert_ptr_equal(hdr->data, rest_at);
+    tern_pkt_t *data = hdr->next;
+    assert_ptr_equal((uint8_t *)data, rest_at + units(PAIR_HDR));
+    assert_ptr_equal(data->data, (uint8_t *)data + DESC);
+    assert_int_equal(used(f), ARENA_SIZE);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    hdr->next = NULL;
+    tern_pktbuf_release(&f->pb, data);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    tern_pktbuf_release(&f->pb, hdr);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    tern_pktbuf_release(&f->pb, keep);
+    tern_pktbuf_release(&f->pb, fill);
+}
+
+static void test_pktbuf_add_pair__arguments_and_exhaustion(void **state)
+{
+    fixture_t *f = *state;
+    assert_null(tern_pktbuf_add_pair(NULL, NULL, 4, TERN_NETTYPE_NETIF, 4, TERN_NETTYPE_UNDEF));
+    assert_null(tern_pktbuf_add_pair(&f->pb, NULL, 0, TERN_NETTYPE_NETIF, 4, TERN_NETTYPE_UNDEF));
+    assert_null(tern_pktbuf_add_pair(&f->pb, NULL, 4, TERN_NETTYPE_NETIF, 0, TERN_NETTYPE_UNDEF));
+    assert_null(tern_pktbuf_add_pair(&f->pb, NULL, 65536, TERN_NETTYPE_NETIF, 4, TERN_NETTYPE_UNDEF));
+    assert_null(tern_pktbuf_add_pair(&f->pb, NULL, 4, TERN_NETTYPE_NETIF, 65536, TERN_NETTYPE_UNDEF));
+    assert_int_equal(alloc_fail(f), 0); /* argument errors, not exhaustion */
+    tern_pkt_t *next = add_pattern(f, NULL, 16, 5, TERN_NETTYPE_UNDEF);
+    size_t before = used(f);
+    assert_null(tern_pktbuf_add_pair(&f->pb, next, 4, TERN_NETTYPE_NETIF, ARENA_SIZE, TERN_NETTYPE_UNDEF));
+    assert_true(alloc_fail(f) >= 1);
+    assert_int_equal(used(f), before);
+    assert_int_equal(next->users, 1);
+    assert_null(next->next);
+    assert_pattern(next->data, 16, 5);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    tern_pktbuf_release(&f->pb, next);
+}
+
 /* ------------------------------------------------------------ hold, release */
 
 static void test_pktbuf_hold__every_snip(void **state)
@@ -1762,6 +1873,9 @@ int main(void)
         T(test_pktbuf_add__pb_NULL),
         T(test_pktbuf_add__exhaustion_leaves_next_owned),
         T(test_pktbuf_add__exhaustion_no_descriptor),
+        T(test_pktbuf_add_pair__one_chunk_each_freed_alone),
+        T(test_pktbuf_add_pair__split_when_no_chunk_holds_both),
+        T(test_pktbuf_add_pair__arguments_and_exhaustion),
         T(test_pktbuf_hold__every_snip),
         T(test_pktbuf_hold__NULL),
         T(test_pktbuf_hold__up_to_255),

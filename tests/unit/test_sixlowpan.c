@@ -77,6 +77,7 @@ struct node {
     const tern_pkt_t *report[LOG_LEN];
     uint8_t report_users[LOG_LEN];
     const tern_pkt_t *frame_head[LOG_LEN]; /* the interface header snip of each of those frames */
+    const tern_pkt_t *frame_next[LOG_LEN]; /* the snip after it */
     unsigned nreport;
 };
 
@@ -138,6 +139,7 @@ static int tlink_send(tern_netif_t *netif, tern_pkt_t **pkt)
     const tern_pkt_t *report = tern_pkt_search_type(*pkt, TERN_NETTYPE_NETERR);
     if (n->nreport < LOG_LEN) {
         n->frame_head[n->nreport] = *pkt;
+        n->frame_next[n->nreport] = (*pkt)->next;
         n->report[n->nreport] = report;
         n->report_users[n->nreport++] = (report != NULL) ? report->users : 0u;
     }
@@ -601,11 +603,11 @@ static void test_golden__compressed_frame(void **state)
     assert_memory_equal(sniffer.last, datagram, len);
 }
 
-/* A datagram sent in one frame lends the frame its interface header snip
- * (no new one); a datagram whose header snip someone else holds too gets a
- * copy, and the holder's snip is not written. The frame is the golden one
- * either way. */
-static void test_send__one_frame__datagram_netif_snip_becomes_frame_header(void **state)
+/* A frame's interface header snip comes with its payload, from one pktbuf
+ * allocation (tern_pktbuf_add_pair(): the payload's descriptor right after
+ * the header's bytes); the datagram's own header snip is not written, so a
+ * holder sees it as it was. The frame is the golden one either way. */
+static void test_send__one_frame__header_snip_allocated_with_the_payload(void **state)
 {
     (void)state;
     node_t *n = &nodes[0];
@@ -633,8 +635,13 @@ static void test_send__one_frame__datagram_netif_snip_becomes_frame_header(void 
         assert_int_equal(n->log_len[k], sizeof(golden));
         assert_memory_equal(n->log[k], golden, sizeof(golden));
     }
-    assert_ptr_equal(n->frame_head[0], pkts[0]);
-    assert_ptr_not_equal(n->frame_head[1], pkts[1]);
+    for (unsigned k = 0; k < 2; k++) {
+        assert_ptr_not_equal(n->frame_head[k], pkts[k]);
+        size_t unit = TERN_PKTBUF_ALIGN;
+        size_t desc = (sizeof(tern_pkt_t) + unit - 1u) / unit * unit;
+        size_t hdr = (sizeof(tern_netif_hdr_t) + unit - 1u) / unit * unit;
+        assert_ptr_equal((const void *)n->frame_next[k], (const uint8_t *)n->frame_head[k] + desc + hdr);
+    }
     /* The holder's packet is as it was. */
     assert_int_equal(pkts[1]->users, 1);
     assert_int_equal(pkts[1]->type, TERN_NETTYPE_NETIF);
@@ -1387,7 +1394,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_golden__compressed_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_golden__frag1_fragn, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_send__one_frame__datagram_netif_snip_becomes_frame_header, setup,
+        cmocka_unit_test_setup_teardown(test_send__one_frame__header_snip_allocated_with_the_payload, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_context__compress_and_decompress, setup, teardown),
         cmocka_unit_test_setup_teardown(test_receive__unknown_dispatch_counted, setup, teardown),
