@@ -191,8 +191,9 @@ static void netif_report(tern_netif_t *netif, const tern_netif_hdr_t *hdr, int s
 static tern_pkt_t *netif_prepare(tern_netif_t *netif, tern_pkt_t *pkt, tern_netif_hdr_t *hdr)
 {
     tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
-    /* The header is rewritten: the packet must be ours alone. */
-    tern_pkt_t *own = tern_pktbuf_start_write(pb, pkt);
+    /* The header is rewritten: the packet must be ours alone (a head held
+     * once is: no one else can share it meanwhile, so no call is needed). */
+    tern_pkt_t *own = (pkt->users == 1u) ? pkt : tern_pktbuf_start_write(pb, pkt);
     if (own == NULL) {
         tern_count(&netif->counters[TERN_NETIF_TX_ERRORS]);
         tern_pktbuf_release_error(pb, pkt, -ENOMEM);

@@ -361,6 +361,72 @@ static void test_tern_netif_send__loopback_ring_full_counted(void **state)
 #endif
 }
 
+/* ------------------------------------------------------------ a link that writes the header snip */
+
+static tern_netdev_test_t stamp_dev;
+static tern_netif_t stamp_if;
+static const tern_pkt_t *stamp_head; /* the head the link got */
+
+static int stamp_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t *type, uint32_t *demux)
+{
+    (void)netif;
+    (void)pkt;
+    (void)type;
+    (void)demux;
+    return -EPROTONOSUPPORT;
+}
+
+/* As IEEE 802.15.4: the link header is written into the interface header's snip. */
+static int stamp_send(tern_netif_t *netif, tern_pkt_t **pkt)
+{
+    tern_pkt_t *head = *pkt;
+    stamp_head = head;
+    assert_int_equal(head->users, 1); /* the interface made it private */
+    assert_int_equal(tern_pktbuf_realloc_data(&netif->module.stack->pktbuf, head, 4), 0);
+    memcpy(head->data, "LINK", 4);
+    head->type = TERN_NETTYPE_RAW;
+    return 0;
+}
+
+static const tern_netif_link_t stamp_link = { .name = "stamp", .recv = stamp_recv, .send = stamp_send };
+
+static void add_stamp_if(void)
+{
+    tern_netdev_test_init(&stamp_dev);
+    stamp_dev.send_cb = capture_send;
+    assert_int_equal(tern_netif_add(&stack, &stamp_if, "stamp0", &stamp_dev.netdev, &stamp_link, TERN_NETTYPE_IPV6),
+                     0);
+    stamp_head = NULL;
+}
+
+/* A packet held once goes to the link as it is; one whose head another
+ * holder shares too gets a private copy of the head, and the holder's
+ * interface header is not written. */
+static void test_tern_netif_send__shared_head_copied_private_head_as_is(void **state)
+{
+    (void)state;
+    add_stamp_if();
+    tern_pkt_t *pkt = make_outgoing(stamp_if.index, "H", "data");
+    assert_int_equal(tern_netif_send(&stack, pkt), 0);
+    harness_run_until_idle();
+    assert_ptr_equal(stamp_head, pkt);
+    assert_int_equal(captured_len, 9);
+    assert_memory_equal(captured, "LINKHdata", 9);
+
+    pkt = make_outgoing(stamp_if.index, "H", "more");
+    assert_int_equal(tern_pktbuf_hold(&stack.pktbuf, pkt, 1), 0);
+    assert_int_equal(tern_netif_send(&stack, pkt), 0);
+    harness_run_until_idle();
+    assert_ptr_not_equal(stamp_head, pkt);
+    assert_int_equal(captured_len, 9);
+    assert_memory_equal(captured, "LINKHmore", 9);
+    assert_int_equal(pkt->users, 1);
+    assert_int_equal(pkt->type, TERN_NETTYPE_NETIF);
+    assert_int_equal(pkt->size, sizeof(tern_netif_hdr_t));
+    assert_int_equal(((const tern_netif_hdr_t *)pkt->data)->if_index, stamp_if.index);
+    tern_pktbuf_release(&stack.pktbuf, pkt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +445,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_netif_get__options_through_netapi, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netif_set__options_through_netapi, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netif_send__loopback_ring_full_counted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_netif_send__shared_head_copied_private_head_as_is, setup,
+                                        teardown),
     };
     cmocka_set_message_output(CM_OUTPUT_STDOUT);
     return cmocka_run_group_tests_name(harness_executor_name(), tests, NULL, NULL);
