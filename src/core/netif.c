@@ -334,7 +334,12 @@ static void netif_tx_finish(tern_netif_t *netif, int status)
     netif->tx_frame = NULL;
     netif->tx_state = NETIF_TX_IDLE;
     netif->tx_event = 0;
-    tern_timer_cancel(&netif->tx_timer);
+    /* The timer is only ever armed with a deadline (netif_tx_wait(): now +
+     * a delay > 0); a frame that never waited (a device doing CSMA-CA that
+     * reported from inside send()) left it at 0 and has nothing to cancel. */
+    if (netif->tx_deadline_us != 0u) {
+        tern_timer_cancel(&netif->tx_timer);
+    }
     if (status == 0) {
         tern_count(&netif->counters[TERN_NETIF_TX_PACKETS]);
         tern_count_add(&netif->counters[TERN_NETIF_TX_BYTES], netif->tx_len);

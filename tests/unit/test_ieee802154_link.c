@@ -399,6 +399,10 @@ static void test_send__unicast_extended__acked_delivered_reported(void **state)
     assert_int_equal(netif_stat(0, TERN_NETIF_TX_BYTES), sizeof(expected));
     assert_int_equal(netif_stat(0, TERN_NETIF_TX_RETRIES), 0);
     assert_int_equal(netif_stat(1, TERN_NETIF_RX_PACKETS), 1);
+    /* The wait for the outcome ended with it: its timer cancelled then, not
+     * left to expire (TERN_CONF_NETIF_TX_TIMEOUT_MS is still to come). */
+    assert_true(50u * MS < TERN_CONF_NETIF_TX_TIMEOUT_MS * 1000u);
+    assert_false(tern_timer_is_armed(&nodes[0].netif.tx_timer));
 }
 
 /* The link turns the interface header's snip into the MHR in place: the
