@@ -20,9 +20,12 @@ uint16_t ipv6_link_mtu(const tern_ipv6_if_t *ipif)
 uint16_t ipv6_path_mtu(tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst)
 {
     uint16_t mtu = ipv6_link_mtu(ipif);
-    if (!TERN_CONF_IPV6_DCACHE) {
-        /* RFC 8201 §1: a node not implementing Path MTU Discovery MUST use the
-         * IPv6 minimum link MTU as the maximum packet size. */
+    /* RFC 8201 §1: a node not implementing Path MTU Discovery MUST use the
+     * IPv6 minimum link MTU as the maximum packet size. RFC 8201 §4: no
+     * estimate is below that minimum (tern_dcache_set_pmtu() refuses one),
+     * so on a link whose MTU is at most the minimum (6LoWPAN: 1280, RFC 4944
+     * §4) the link MTU is the path's too, without a destination cache lookup. */
+    if (!TERN_CONF_IPV6_DCACHE || mtu <= TERN_DCACHE_MIN_PMTU) {
         return (mtu < TERN_DCACHE_MIN_PMTU) ? mtu : (uint16_t)TERN_DCACHE_MIN_PMTU;
     }
     const tern_dcache_entry_t *d = tern_dcache_lookup(&ip->dcache, dst, ipv6_now(ip));
