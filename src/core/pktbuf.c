@@ -750,21 +750,20 @@ tern_pkt_t *tern_pktbuf_start_write_upto(tern_pktbuf_t *pb, tern_pkt_t *pkt, ter
 
 int tern_pktbuf_realloc_data(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size)
 {
-    if (pb == NULL || pkt == NULL || size > SNIP_SIZE_MAX) {
+    if (pb == NULL || pkt == NULL || size > SNIP_SIZE_MAX || pkt->users != 1) {
         return -EINVAL;
     }
-    tern_lock_acquire(pb->lock);
-    int ret;
-    if (pkt->users != 1) {
-        ret = -EINVAL;
-    } else if (size != 0 && size <= pkt->size &&
-               unit_ceil(offset_of(pb, pkt->data) + (uint32_t)size) ==
-                   unit_ceil(offset_of(pb, pkt->data) + (uint32_t)pkt->size)) {
-        pkt->size = (uint16_t)size; /* shrinks within its last unit: no unit changes hands */
-        ret = 0;
-    } else {
-        ret = data_resize_locked(pb, pkt, size);
+    /* A shrink within the snip's last unit changes no unit's owner and no
+     * count, only the size of a snip the caller holds alone (users 1: no one
+     * else can come to share it meanwhile): no lock needed. */
+    if (size != 0 && size <= pkt->size &&
+        unit_ceil(offset_of(pb, pkt->data) + (uint32_t)size) ==
+            unit_ceil(offset_of(pb, pkt->data) + (uint32_t)pkt->size)) {
+        pkt->size = (uint16_t)size;
+        return 0;
     }
+    tern_lock_acquire(pb->lock);
+    int ret = data_resize_locked(pb, pkt, size);
     tern_lock_release(pb->lock);
     return ret;
 }

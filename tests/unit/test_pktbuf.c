@@ -1177,12 +1177,17 @@ static void test_pktbuf_realloc_data__shrink(void **state)
     tern_pkt_t *pkt = add_pattern(f, NULL, 100, 4, TERN_NETTYPE_UNDEF);
     void *data = pkt->data;
     size_t before = used(f);
+    unsigned locks = f->probe.acquired;
     assert_int_equal(tern_pktbuf_realloc_data(&f->pb, pkt, 20), 0);
+    assert_int_equal(f->probe.acquired, locks + 1u); /* units given back: under the lock */
     assert_ptr_equal(pkt->data, data);
     assert_int_equal(pkt->size, 20);
     assert_pattern(pkt->data, 20, 4);
     assert_int_equal(used(f), before - (104 - 24));
+    locks = f->probe.acquired;
     assert_int_equal(tern_pktbuf_realloc_data(&f->pb, pkt, 17), 0); /* same unit count */
+    assert_int_equal(f->probe.acquired, locks); /* only the size of a private snip: no lock */
+    assert_int_equal(pkt->size, 17);
     assert_int_equal(used(f), before - (104 - 24));
     assert_int_equal(tern_pktbuf_check(&f->pb), 0);
     tern_pktbuf_release(&f->pb, pkt);
