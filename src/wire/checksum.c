@@ -68,8 +68,11 @@ static uint32_t from_acc(uint64_t acc)
  * order). Words go into a 64-bit accumulator, folded once at the end: the
  * one's complement sum does not depend on the word size, as 2^16 = 1 modulo
  * 2^16 - 1 (RFC 1071 §2 (B), (C): deferred carries, "parallel summation");
- * 2^32 additions of words below 2^32 cannot overflow 64 bits. Loads through
- * memcpy or bytes: any alignment will do.
+ * 2^32 additions of words below 2^32 cannot overflow 64 bits. With the
+ * machine's byte order, 16-byte blocks are added as two 64-bit words with
+ * their end-around carries (2^64 = 1 modulo 2^16 - 1 as well), then the
+ * accumulator is folded below 2^33 for the rest. Loads through memcpy or
+ * bytes: any alignment will do.
  */
 static uint64_t sum_words(uint64_t acc, const uint8_t *p, size_t len)
 {
@@ -79,10 +82,18 @@ static uint64_t sum_words(uint64_t acc, const uint8_t *p, size_t len)
         uint64_t w1;
         memcpy(&w0, p, sizeof(w0));
         memcpy(&w1, p + 8, sizeof(w1));
-        acc += (w0 & 0xffffffffu) + (w0 >> 32) + (w1 & 0xffffffffu) + (w1 >> 32);
+        /* 64-bit words with the end-around carry (RFC 1071 §2 (B), (C)):
+         * 2^64 = 1 modulo 2^16 - 1 too. (acc + w wrapped: acc < w; adding
+         * the carry back cannot wrap again.) */
+        acc += w0;
+        acc += (acc < w0) ? 1u : 0u;
+        acc += w1;
+        acc += (acc < w1) ? 1u : 0u;
         p += 16;
         len -= 16;
     }
+    /* Below 2^33 again, so that the 32-bit words below cannot overflow it. */
+    acc = (acc & 0xffffffffu) + (acc >> 32);
     while (len >= 4) {
         uint32_t w;
         memcpy(&w, p, sizeof(w));

@@ -111,6 +111,27 @@ static void test_tern_checksum_ipv6_pseudo__layout(void **state)
                      reference(pseudo, sizeof(pseudo)));
 }
 
+/* All-ones addresses and data: every 64-bit block of the pseudo-header and
+ * of the data wraps the accumulator (end-around carries), also from one
+ * sum into the next; the result is still the reference's. */
+static void test_tern_checksum_ipv6_pseudo__all_ones_carries_into_the_data_sum(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t ones;
+    memset(ones.u8, 0xff, sizeof(ones.u8));
+    static uint8_t bytes[40 + 1240];
+    memset(bytes, 0xff, sizeof(bytes));
+    const uint8_t tail[8] = { 0x00, 0x00, 0x04, 0xd8, 0, 0, 0, 17 }; /* length 1240, UDP */
+    memcpy(bytes + 32, tail, 8);
+    for (size_t len = 1220; len <= 1240; len++) {
+        bytes[34] = (uint8_t)(len >> 8);
+        bytes[35] = (uint8_t)len;
+        uint32_t sum = tern_checksum_ipv6_pseudo(0, &ones, &ones, (uint32_t)len, 17);
+        sum = tern_checksum_add(sum, bytes + 40, len);
+        assert_int_equal(tern_checksum_finish(sum), reference(bytes, 40 + len));
+    }
+}
+
 static void test_tern_checksum_finish__golden_udp(void **state)
 {
     (void)state;
@@ -184,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_tern_checksum_add__large_input_does_not_overflow),
         cmocka_unit_test(test_tern_checksum_add_spans__odd_spans),
         cmocka_unit_test(test_tern_checksum_ipv6_pseudo__layout),
+        cmocka_unit_test(test_tern_checksum_ipv6_pseudo__all_ones_carries_into_the_data_sum),
         cmocka_unit_test(test_tern_checksum_finish__golden_udp),
         cmocka_unit_test(test_tern_checksum_finish__folds),
     };
