@@ -111,6 +111,9 @@ static int loop_attach(tern_executor_t *ex, tern_module_t *m)
         *pp = m;
         m->exec = ex;
         m->exec_slot = NULL;
+        /* A module from a stopped loop keeps its queue: pending counts every
+         * message of every queue (tern_loop_step(), hand_off_now()). */
+        loop->pending += m->queue.count;
     }
     tern_lock_release(queue_lock(loop));
     return rc;
@@ -319,10 +322,19 @@ static void loop_rotate(tern_module_t **pp)
 
 int tern_loop_step(tern_loop_t *loop)
 {
-    tern_executor_fire_timers(&loop->base, tern_executor_now(&loop->base));
+    /* Most steps find no timer due: the earliest deadline (the list is
+     * sorted) says so without the unlink-and-post loop. Only the loop's
+     * thread arms timers (file comment; base.lock is a no-op). */
+    uint64_t now = tern_executor_now(&loop->base);
+    const tern_timer_t *first = loop->base.timers.head;
+    if (first != NULL && first->deadline_us <= now) {
+        (void)tern_executor_fire_timers(&loop->base, now);
+    }
 
     tern_lock_acquire(queue_lock(loop));
-    if (loop->stopped) {
+    /* Nothing queued anywhere (pending counts the messages of every queue):
+     * no module to look for. */
+    if (loop->stopped || loop->pending == 0u) {
         tern_lock_release(queue_lock(loop));
         return 0;
     }

@@ -409,6 +409,31 @@ static void test_tern_loop_run_until_idle__does_not_wait_for_future_timers(void 
     tern_timer_cancel(&later); /* leave nothing armed */
 }
 
+/* Regression: a module that left a stopped loop with a message queued came
+ * to another loop whose count of queued messages did not include it: a step
+ * that trusts that count (nothing pending, nothing to look for) and the
+ * hand-off (nothing queued anywhere) would skip it. */
+static void test_tern_loop_attach__counts_queued_messages(void **state)
+{
+    (void)state;
+    attach(1, 1);
+    post(1, 7);
+    post(1, 8);
+    tern_executor_stop(&loop.base);
+    tern_loop_t other;
+    tern_loop_init(&other, &vclock.base);
+    assert_int_equal(tern_executor_attach(&other.base, &mods[1]), 0);
+    assert_int_equal(other.pending, 2);
+    assert_int_equal(tern_loop_step(&other), 1);
+    assert_int_equal(tern_loop_step(&other), 1);
+    assert_int_equal(tern_loop_step(&other), 0);
+    assert_int_equal(other.pending, 0);
+    assert_int_equal(log_len, 2);
+    assert_int_equal(log_entries[0].value, 7);
+    assert_int_equal(log_entries[1].value, 8);
+    tern_executor_stop(&other.base);
+}
+
 static void test_tern_loop_stop__detaches(void **state)
 {
     (void)state;
@@ -649,6 +674,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_loop_run_until__timer_at_deadline_fires, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_loop_run_until__periodic_timer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_loop_run_until_idle__does_not_wait_for_future_timers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_loop_attach__counts_queued_messages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_loop_stop__detaches, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_loop_run_until__woken_by_post_from_another_thread, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_loop_run_until__real_clock_without_platform_polls, setup, teardown),
