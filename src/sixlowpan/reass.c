@@ -62,34 +62,20 @@ static bool bit(const uint8_t *map, size_t i)
 }
 
 /*
- * Units [@p first, @p last] of a bitmap (unit i: bit i % 8 of byte i / 8): the
- * bytes first / 8 to last / 8, masked by @p lo in the first and @p hi in the
- * last (both masks in one byte when they are the same).
+ * Units [@p first, @p last] of a bitmap (unit i: bit i % 8 of byte i / 8):
+ * the bytes first / 8 to last / 8, the first one from bit first % 8 up
+ * (from_mask()), the last one up to bit last % 8 (upto_mask()); a range
+ * within one byte takes both masks. Each function goes over the bytes
+ * once, the first one's mask widened to the whole byte after it.
  */
-typedef struct {
-    size_t first_byte; /**< first / 8 */
-    size_t last_byte;  /**< last / 8 */
-    uint8_t lo;        /**< bits from first % 8 up */
-    uint8_t hi;        /**< bits up to last % 8 */
-} range_t;
-
-static range_t range_of(size_t first, size_t last)
+static unsigned from_mask(size_t first)
 {
-    range_t r = { first / 8u, last / 8u, (uint8_t)(0xFFu << (first % 8u)), (uint8_t)(0xFFu >> (7u - last % 8u)) };
-    return r;
+    return (0xFFu << (first % 8u)) & 0xFFu;
 }
 
-/* The mask of byte @p b of @p r. */
-static uint8_t range_mask(const range_t *r, size_t b)
+static unsigned upto_mask(size_t last)
 {
-    uint8_t mask = 0xFFu;
-    if (b == r->first_byte) {
-        mask &= r->lo;
-    }
-    if (b == r->last_byte) {
-        mask &= r->hi;
-    }
-    return mask;
+    return 0xFFu >> (7u - last % 8u);
 }
 
 /* Is any unit of [@p first, @p last] set? (false for an empty range) */
@@ -98,26 +84,30 @@ static bool range_any(const uint8_t *map, size_t first, size_t last)
     if (first > last) {
         return false;
     }
-    range_t r = range_of(first, last);
-    for (size_t b = r.first_byte; b <= r.last_byte; b++) {
-        if ((map[b] & range_mask(&r, b)) != 0u) {
+    size_t end = last / 8u;
+    unsigned mask = from_mask(first);
+    for (size_t b = first / 8u; b < end; b++) {
+        if ((map[b] & mask) != 0u) {
             return true;
         }
+        mask = 0xFFu;
     }
-    return false;
+    return (map[end] & mask & upto_mask(last)) != 0u;
 }
 
 /* Is every unit of [@p first, @p last] set? */
 static bool range_all(const uint8_t *map, size_t first, size_t last)
 {
-    range_t r = range_of(first, last);
-    for (size_t b = r.first_byte; b <= r.last_byte; b++) {
-        uint8_t mask = range_mask(&r, b);
+    size_t end = last / 8u;
+    unsigned mask = from_mask(first);
+    for (size_t b = first / 8u; b < end; b++) {
         if ((map[b] & mask) != mask) {
             return false;
         }
+        mask = 0xFFu;
     }
-    return true;
+    mask &= upto_mask(last);
+    return (map[end] & mask) == mask;
 }
 
 static void bit_set(uint8_t *map, size_t i)
@@ -127,10 +117,13 @@ static void bit_set(uint8_t *map, size_t i)
 
 static void range_set(uint8_t *map, size_t first, size_t last)
 {
-    range_t r = range_of(first, last);
-    for (size_t b = r.first_byte; b <= r.last_byte; b++) {
-        map[b] = (uint8_t)(map[b] | range_mask(&r, b));
+    size_t end = last / 8u;
+    unsigned mask = from_mask(first);
+    for (size_t b = first / 8u; b < end; b++) {
+        map[b] = (uint8_t)(map[b] | mask);
+        mask = 0xFFu;
     }
+    map[end] = (uint8_t)(map[end] | (mask & upto_mask(last)));
 }
 
 /* Keys come from tern_sixlowpan_reass_key_set() (zero past the address
