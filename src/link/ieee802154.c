@@ -49,7 +49,8 @@ static bool has_short_addr(const tern_ieee802154_link_t *mac)
  * least recently heard source makes room for a new one.
  * @return true if the frame repeats the last one heard from its source.
  */
-static bool frame_is_duplicate(tern_ieee802154_link_t *mac, const tern_ieee802154_repr_t *repr, uint64_t now)
+static bool frame_is_duplicate(tern_ieee802154_link_t *mac, const tern_ieee802154_repr_t *repr, uint8_t seq,
+                               uint64_t now)
 {
     tern_ieee802154_dup_t *slot = &mac->dup[0];
     /* Addresses are kept with all 8 bytes (zero past a short one's 2, as the
@@ -58,8 +59,8 @@ static bool frame_is_duplicate(tern_ieee802154_link_t *mac, const tern_ieee80215
     for (unsigned i = 0; i < TERN_CONF_IEEE802154_DUP_SOURCES; i++) {
         tern_ieee802154_dup_t *e = &mac->dup[i];
         if (e->len == repr->src.len && memcmp(e->addr, repr->src.u8, sizeof(e->addr)) == 0) {
-            bool duplicate = e->seq == repr->seq && now - e->heard_us < TERN_IEEE802154_DUP_WINDOW_US;
-            e->seq = repr->seq;
+            bool duplicate = e->seq == seq && now - e->heard_us < TERN_IEEE802154_DUP_WINDOW_US;
+            e->seq = seq;
             e->heard_us = now;
             return duplicate;
         }
@@ -69,7 +70,7 @@ static bool frame_is_duplicate(tern_ieee802154_link_t *mac, const tern_ieee80215
     }
     memcpy(slot->addr, repr->src.u8, sizeof(slot->addr));
     slot->len = repr->src.len;
-    slot->seq = repr->seq;
+    slot->seq = seq;
     slot->heard_us = now;
     return false;
 }
@@ -89,34 +90,73 @@ static void put_l2addr(uint8_t *field, uint8_t *field_len, const tern_ieee802154
     *field_len = addr->len;
 }
 
-static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t *type, uint32_t *demux)
+/**
+ * True when the frame @p data (@p len bytes) has the MAC header of the last
+ * frame taken up (mac->rx_mhr) but for the sequence number: then it parses
+ * as that one (the frame control fixes the layout, the rest is the
+ * addressing fields) and passes the filter as it did, and it has a payload.
+ */
+static bool rx_mhr_seen(const tern_ieee802154_link_t *mac, const uint8_t *data, size_t len)
 {
-    tern_ieee802154_link_t *mac = netif->link_ctx;
-    tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
-    tern_pkt_t *frame = *pkt;
-    tern_ieee802154_repr_t repr;
-    int hdr_len = tern_ieee802154_parse(&repr, frame->data, frame->size);
+    size_t n = mac->rx_mhr_len;
+    return n != 0u && len > n && len <= TERN_IEEE802154_MAX_FRAME_LEN && data[0] == mac->rx_mhr[0] &&
+           data[1] == mac->rx_mhr[1] &&
+           memcmp(data + TERN_IEEE802154_MHR_MIN_LEN, mac->rx_mhr + TERN_IEEE802154_MHR_MIN_LEN,
+                  n - TERN_IEEE802154_MHR_MIN_LEN) == 0;
+}
+
+/**
+ * Parse and filter the MAC header of @p frame into mac->rx_repr (and
+ * mac->rx_unicast), and keep it for the next frame (rx_mhr_seen()).
+ * @return the header length; a negative errno for ieee802154_recv() (the
+ *         cache is empty then).
+ */
+static int rx_mhr_take(tern_ieee802154_link_t *mac, const tern_pkt_t *frame)
+{
+    tern_ieee802154_repr_t *repr = &mac->rx_repr;
+    mac->rx_mhr_len = 0;
+    int hdr_len = tern_ieee802154_parse(repr, frame->data, frame->size);
     if (hdr_len < 0) {
         /* Reserved or 2015-only frame kinds are well formed but not ours to
          * decode; everything else (truncated, secured, too long) is an error. */
         return (hdr_len == -EPROTONOSUPPORT) ? -EPROTONOSUPPORT : -EBADMSG;
     }
-    if (repr.frame_type != TERN_IEEE802154_FRAME_TYPE_DATA) {
+    if (repr->frame_type != TERN_IEEE802154_FRAME_TYPE_DATA) {
         return -EPROTONOSUPPORT; /* beacons, MAC commands, stray acknowledgments */
     }
     /* The radio filtered already (IEEE 802.15.4-2006 §7.5.6.2); filtering again
      * keeps the link right over a device that does not (or is promiscuous). */
-    tern_ieee802154_rx_verdict_t verdict = tern_ieee802154_rx_filter(&repr, mac->pan_id, mac->short_addr, mac->long_addr);
-    bool unicast = verdict == TERN_IEEE802154_RX_UNICAST;
+    tern_ieee802154_rx_verdict_t verdict = tern_ieee802154_rx_filter(repr, mac->pan_id, mac->short_addr, mac->long_addr);
     if (verdict == TERN_IEEE802154_RX_REJECT && !mac->promiscuous) {
         return -EADDRNOTAVAIL;
     }
-    if (repr.src.len == 0u || (size_t)hdr_len >= frame->size) {
+    if (repr->src.len == 0u || (size_t)hdr_len >= frame->size) {
         /* 6LoWPAN needs the source (RFC 4944 §6) and something to decode. */
         return -EBADMSG;
     }
-    if (unicast && repr.ack_request &&
-        frame_is_duplicate(mac, &repr, tern_executor_now(netif->module.exec))) {
+    mac->rx_unicast = verdict == TERN_IEEE802154_RX_UNICAST;
+    memcpy(mac->rx_mhr, frame->data, (size_t)hdr_len);
+    mac->rx_mhr_len = (uint8_t)hdr_len;
+    return hdr_len;
+}
+
+static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t *type, uint32_t *demux)
+{
+    tern_ieee802154_link_t *mac = netif->link_ctx;
+    tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
+    tern_pkt_t *frame = *pkt;
+    const uint8_t *data = frame->data;
+    int hdr_len = mac->rx_mhr_len;
+    if (!rx_mhr_seen(mac, data, frame->size)) {
+        hdr_len = rx_mhr_take(mac, frame);
+        if (hdr_len < 0) {
+            return hdr_len;
+        }
+    }
+    const tern_ieee802154_repr_t *repr = &mac->rx_repr;
+    uint8_t seq = data[2]; /* the only MHR field not compared (tern_ieee802154_seq_set()) */
+    if (mac->rx_unicast && repr->ack_request &&
+        frame_is_duplicate(mac, repr, seq, tern_executor_now(netif->module.exec))) {
         return -EALREADY;
     }
     /* The interface reads the frame as [RAW, NETIF]: the header is next. */
@@ -130,9 +170,9 @@ static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t
         return -EINVAL; /* a shared frame: not as the interface reads it */
     }
 
-    put_l2addr(nh->src, &nh->src_len, &repr.src);
-    put_l2addr(nh->dst, &nh->dst_len, &repr.dst);
-    if (tern_ieee802154_addr_is_broadcast(&repr.dst)) {
+    put_l2addr(nh->src, &nh->src_len, &repr->src);
+    put_l2addr(nh->dst, &nh->dst_len, &repr->dst);
+    if (tern_ieee802154_addr_is_broadcast(&repr->dst)) {
         nh->flags |= TERN_NETIF_HDR_FLAG_BROADCAST;
     }
     frame->type = TERN_NETTYPE_SIXLOWPAN;
@@ -364,6 +404,9 @@ static int ieee802154_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
     tern_ieee802154_link_t *mac = netif->link_ctx;
     tern_netdev_t *dev = netif->dev;
     uint16_t v16 = 0;
+    /* An address, the PAN ID or promiscuous mode may change what the filter
+     * says of the last header taken up: the next frame is parsed afresh. */
+    mac->rx_mhr_len = 0;
     switch (opt->opt) {
     case TERN_NETOPT_ADDRESS:
     case TERN_NETOPT_ADDRESS_LONG: {

@@ -892,6 +892,51 @@ static void test_recv__same_source_same_seq__duplicate_dropped(void **state)
     assert_int_equal(netif_stat(1, TERN_NETIF_RX_DUPLICATE), 1);
 }
 
+/* The link keeps what it made of the last header it took up for the frames
+ * that repeat it but for the sequence number (every fragment of a datagram):
+ * such a frame still needs a payload, and what the filter said must follow
+ * the settings it depends on. */
+static void test_recv__repeated_header__taken_up_until_settings_change(void **state)
+{
+    (void)state;
+    const uint8_t on = 1;
+    const uint8_t off = 0;
+    tern_netdev_t *dev = &nodes[1].radio.netdev;
+    assert_int_equal(dev->driver->set(dev, TERN_NETOPT_PROMISCUOUS, &on, 1), 1); /* the link's filter decides */
+    uint8_t a1[8];
+    uint8_t a2[8];
+    eui64(1, a1);
+    eui64(2, a2);
+    uint8_t f[64];
+
+    inject(f, data_frame(f, 0x41, 1, PAN, a1, 2));
+    inject(f, data_frame(f, 0x41, 2, PAN, a1, 3)); /* the same header, the next number */
+    assert_int_equal(nodes[1].nrx, 2);
+    assert_int_equal(nodes[1].rx[1].len, 3);
+    assert_int_equal(nodes[1].rx[1].payload[2], 0xc2);
+    assert_memory_equal(nodes[1].rx[1].hdr.dst, a1, 8);
+
+    /* Another PAN ID: the same header is for another PAN now. */
+    set_u16(&nodes[1], TERN_NETOPT_NID, 0x1234);
+    inject(f, data_frame(f, 0x41, 3, PAN, a1, 2));
+    assert_int_equal(netif_stat(1, TERN_NETIF_RX_NOT_FOR_US), 1);
+    set_u16(&nodes[1], TERN_NETOPT_NID, PAN);
+    inject(f, data_frame(f, 0x41, 4, PAN, a1, 2));
+    assert_int_equal(nodes[1].nrx, 3);
+    inject(f, data_frame(f, 0x41, 5, PAN, a1, 0)); /* the same header and nothing after it */
+    assert_int_equal(netif_stat(1, TERN_NETIF_RX_ERRORS), 1);
+
+    /* Promiscuous: a frame for another station comes up, then no longer. */
+    assert_int_equal(tern_netapi_set(&nodes[1].netif.module, TERN_NETOPT_PROMISCUOUS, 0, &on, 1), 1);
+    inject(f, data_frame(f, 0x41, 6, PAN, a2, 2));
+    assert_int_equal(nodes[1].nrx, 4);
+    assert_int_equal(tern_netapi_set(&nodes[1].netif.module, TERN_NETOPT_PROMISCUOUS, 0, &off, 1), 1);
+    assert_int_equal(dev->driver->set(dev, TERN_NETOPT_PROMISCUOUS, &on, 1), 1);
+    inject(f, data_frame(f, 0x41, 7, PAN, a2, 2));
+    assert_int_equal(nodes[1].nrx, 4);
+    assert_int_equal(netif_stat(1, TERN_NETIF_RX_NOT_FOR_US), 2);
+}
+
 /* ------------------------------------------------------------ options */
 
 static void test_options__through_to_device_copies_consistent(void **state)
@@ -1219,6 +1264,7 @@ static const struct CMUnitTest tests[] = {
     T(test_send__queue_full__dropped_counted_reported_rest_in_order),
     T(test_recv__not_for_us_malformed_and_other_kinds__dropped_and_counted),
     T(test_recv__same_source_same_seq__duplicate_dropped),
+    T(test_recv__repeated_header__taken_up_until_settings_change),
     T(test_options__through_to_device_copies_consistent),
     T(test_payload_max__per_header__frame_minus_mhr),
     T(test_tx_status__synchronous_device__sent_at_once_hook_sees_outcome),

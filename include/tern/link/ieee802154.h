@@ -111,6 +111,16 @@ typedef struct {
     uint16_t max_frame;                                 /**< longest MAC frame (no FCS) the device sends */
     uint8_t seq;                                        /**< macDSN: next sequence number */
     bool promiscuous;                                   /**< hand up every data frame */
+    /* The MAC header of the last data frame taken up, and what parsing and
+     * filtering made of it: a frame whose header has the same bytes but
+     * for the sequence number (every fragment of a datagram) needs neither
+     * again. Cleared by every SET (an address, the PAN ID and promiscuous
+     * mode are the filter's inputs). Ahead of the larger fields, where
+     * Thumb's short loads reach. */
+    uint8_t rx_mhr_len;                                 /**< its length; 0: none */
+    bool rx_unicast;                                    /**< the filter found it addressed to us alone */
+    uint8_t rx_mhr[TERN_IEEE802154_MHR_MAX_LEN];        /**< that header */
+    tern_ieee802154_repr_t rx_repr;                     /**< its parse (rx_repr.seq: that frame's) */
     tern_ieee802154_dup_t dup[TERN_CONF_IEEE802154_DUP_SOURCES]; /**< recent sources */
     /* The MAC header of the last frame built, reused (with the next sequence
      * number) by the next frame with the same addressing: every fragment of
