@@ -362,14 +362,13 @@ static void sixlowpan_receive(tern_sixlowpan_t *lowpan, tern_pkt_t *frame)
     }
     const uint8_t *bytes = frame->data;
     size_t len = frame->size;
-    if (tern_sixlowpan_dispatch_classify(bytes[0]) == TERN_SIXLOWPAN_DISPATCH_NALP) {
-        sixlowpan_count(lowpan, TERN_SIXLOWPAN_RX_NALP); /* RFC 4944 §5.1: not ours */
-        tern_pktbuf_release(pb, frame);
-        return;
-    }
     tern_sixlowpan_hdrs_t hdrs;
     if (tern_sixlowpan_hdrs_parse(&hdrs, bytes, len) < 0) {
-        sixlowpan_count(lowpan, TERN_SIXLOWPAN_RX_MALFORMED);
+        /* The parser refuses a NALP first octet too (RFC 4944 §5.1: not a
+         * LoWPAN frame, not ours): counted apart from malformed ones. */
+        sixlowpan_count(lowpan, (tern_sixlowpan_dispatch_classify(bytes[0]) == TERN_SIXLOWPAN_DISPATCH_NALP)
+                                    ? TERN_SIXLOWPAN_RX_NALP
+                                    : TERN_SIXLOWPAN_RX_MALFORMED);
         tern_pktbuf_release(pb, frame);
         return;
     }
