@@ -96,13 +96,15 @@ static void put_l2addr(uint8_t *field, uint8_t *field_len, const tern_ieee802154
  * as that one (the frame control fixes the layout, the rest is the
  * addressing fields) and passes the filter as it did, and it has a payload.
  */
-static bool rx_mhr_seen(const tern_ieee802154_link_t *mac, const uint8_t *data, size_t len)
+static bool rx_mhr_seen(tern_ieee802154_link_t *mac, const uint8_t *data, size_t len)
 {
     size_t n = mac->rx_mhr_len;
-    return n != 0u && len > n && len <= TERN_IEEE802154_MAX_FRAME_LEN && data[0] == mac->rx_mhr[0] &&
-           data[1] == mac->rx_mhr[1] &&
-           memcmp(data + TERN_IEEE802154_MHR_MIN_LEN, mac->rx_mhr + TERN_IEEE802154_MHR_MIN_LEN,
-                  n - TERN_IEEE802154_MHR_MIN_LEN) == 0;
+    if (n == 0u || len <= n || len > TERN_IEEE802154_MAX_FRAME_LEN) {
+        return false;
+    }
+    /* The kept header takes this frame's sequence number: one compare. */
+    (void)tern_ieee802154_seq_set(mac->rx_mhr, n, data[2]);
+    return memcmp(data, mac->rx_mhr, n) == 0;
 }
 
 /**
