@@ -72,15 +72,13 @@ static void netif_receive_frame(tern_netif_t *netif)
         }
         return;
     }
-    /* An interface header without addresses (the link layer fills them in):
-     * pktbuf zeroes it, which is all tern_netif_hdr_build() would add. */
-    tern_pkt_t *hdr = tern_pktbuf_add(&stack->pktbuf, NULL, NULL, sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF);
-    tern_pkt_t *frame = (hdr != NULL)
-                            ? tern_pktbuf_add(&stack->pktbuf, hdr, NULL, (size_t)len, TERN_NETTYPE_RAW)
-                            : NULL;
+    /* The frame (the device writes it next) in front of an interface header
+     * without addresses (the link layer fills them in), in one allocation:
+     * pktbuf zeroes the header, which is all tern_netif_hdr_build() would add. */
+    tern_pkt_t *frame = tern_pktbuf_add_pair(&stack->pktbuf, NULL, (size_t)len, TERN_NETTYPE_RAW,
+                                             sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF);
     if (frame == NULL) {
         /* No room: the frame must still leave the device, or it blocks the next. */
-        tern_pktbuf_release(&stack->pktbuf, hdr);
         (void)dev->driver->recv(dev, NULL, (size_t)len, NULL);
         tern_count(&netif->counters[TERN_NETIF_RX_NOMEM]);
         return;
@@ -95,7 +93,7 @@ static void netif_receive_frame(tern_netif_t *netif)
     if (got < len) {
         (void)tern_pktbuf_realloc_data(&stack->pktbuf, frame, (size_t)got);
     }
-    tern_netif_hdr_t *nh = hdr->data;
+    tern_netif_hdr_t *nh = frame->next->data;
     nh->if_index = netif->index;
     nh->rssi = info.rssi;
     nh->lqi = info.lqi;
