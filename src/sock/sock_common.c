@@ -325,27 +325,26 @@ int sock_payload(tern_sock_t *sock, const void *data, size_t len, bool always, t
     return (*out == NULL) ? -ENOMEM : 0;
 }
 
-int sock_send_ipv6(tern_sock_t *sock, tern_module_t *to, tern_pkt_t *upper, uint8_t nh,
+int sock_send_ipv6(tern_sock_t *sock, tern_module_t *to, tern_pkt_t *upper, size_t len, uint8_t nh,
                    const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst, uint16_t netif)
 {
     tern_pktbuf_t *pb = sock_pktbuf(sock);
-    size_t len = tern_pkt_len(upper);
-    tern_pkt_t *ip = tern_pktbuf_add(pb, upper, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
-    if (ip == NULL) {
+    /* With an interface: its header and the IPv6 template from one
+     * allocation (pktbuf zeroes the header: no link addresses, what
+     * tern_netif_hdr_build() would give). */
+    tern_pkt_t *pkt = (netif != 0) ? tern_pktbuf_add_pair(pb, upper, sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF,
+                                                          TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6)
+                                   : tern_pktbuf_add(pb, upper, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
+    if (pkt == NULL) {
         tern_pktbuf_release(pb, upper);
         return -ENOMEM;
     }
+    tern_pkt_t *ip = (netif != 0) ? pkt->next : pkt;
     /* A template: IPv6 chooses the source when it is ::, the hop limit when 0. */
     tern_ipv6_repr_t t = { .payload_len = (uint16_t)len, .next_header = nh, .hop_limit = 0,
                            .src = *src, .dst = *dst };
     (void)tern_ipv6_emit(&t, ip->data, ip->size);
-    tern_pkt_t *pkt = ip;
     if (netif != 0) {
-        pkt = tern_netif_hdr_build(pb, ip, NULL, 0, NULL, 0);
-        if (pkt == NULL) {
-            tern_pktbuf_release(pb, ip);
-            return -ENOMEM;
-        }
         ((tern_netif_hdr_t *)pkt->data)->if_index = netif;
     }
     int res = tern_netapi_send(to, pkt);

@@ -148,14 +148,14 @@ int sock_received_ipv6(tern_pkt_t *pkt, tern_ipv6_repr_t *ip, uint16_t *in);
 int sock_payload(tern_sock_t *sock, const void *data, size_t len, bool always, tern_pkt_t **out);
 
 /**
- * Send @p upper (the caller's reference; its length is the IPv6 payload
+ * Send @p upper (the caller's reference; @p len bytes, the IPv6 payload
  * length) as [NETIF (when @p netif != 0), IPV6 template (next header @p nh,
  * source @p src or :: to let IPv6 choose, hop limit 0: the interface's
  * default, destination @p dst), upper...] to @p to (SND).
  * @return 0; -ENOMEM (@p upper released); -ENOBUFS when @p to's queue is full
  *         (released and counted by netapi); -EINVAL from netapi (released).
  */
-int sock_send_ipv6(tern_sock_t *sock, tern_module_t *to, tern_pkt_t *upper, uint8_t nh,
+int sock_send_ipv6(tern_sock_t *sock, tern_module_t *to, tern_pkt_t *upper, size_t len, uint8_t nh,
                    const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst, uint16_t netif);
 
 #endif /* TERN_SOCK_INTERNAL_H */

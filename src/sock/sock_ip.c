@@ -166,7 +166,7 @@ int tern_sock_ip_send(tern_sock_ip_t *sock, const void *data, size_t len, const 
         return -ENOMEM;
     }
     uint16_t netif = (to->netif != 0) ? to->netif : sock->local.netif;
-    res = sock_send_ipv6(&sock->base, &sock->ipv6->module, payload, sock->protocol, &sock->local.addr, &to->addr,
+    res = sock_send_ipv6(&sock->base, &sock->ipv6->module, payload, len, sock->protocol, &sock->local.addr, &to->addr,
                          netif);
     return (res < 0) ? res : (int)len;
 }

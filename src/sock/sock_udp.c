@@ -131,21 +131,23 @@ int tern_sock_udp_send(tern_sock_udp_t *sock, const void *data, size_t len, cons
     if (len > 0xFFFFu - TERN_UDP_HDR_LEN) {
         return -EMSGSIZE;
     }
-    tern_pkt_t *payload;
-    if (sock_payload(&sock->base, data, len, false, &payload) < 0) {
+    /* [UDP, payload] from one allocation; an empty payload has no snip. */
+    tern_pktbuf_t *pb = &sock->base.module.stack->pktbuf;
+    tern_pkt_t *hdr = (len > 0) ? tern_pktbuf_add_pair(pb, NULL, TERN_UDP_HDR_LEN, TERN_NETTYPE_UDP, len,
+                                                       TERN_NETTYPE_UNDEF)
+                                : tern_pktbuf_add(pb, NULL, NULL, TERN_UDP_HDR_LEN, TERN_NETTYPE_UDP);
+    if (hdr == NULL) {
         return -ENOMEM;
     }
-    tern_pktbuf_t *pb = &sock->base.module.stack->pktbuf;
-    tern_pkt_t *hdr = tern_pktbuf_add(pb, payload, NULL, TERN_UDP_HDR_LEN, TERN_NETTYPE_UDP);
-    if (hdr == NULL) {
-        tern_pktbuf_release(pb, payload);
-        return -ENOMEM;
+    if (len > 0) {
+        memcpy(hdr->next->data, data, len);
     }
     tern_udp_repr_t u = { .src_port = sock->local.port, .dst_port = to->port,
                           .length = (uint16_t)(TERN_UDP_HDR_LEN + len), .checksum = 0 };
     (void)tern_udp_emit(&u, hdr->data, hdr->size);
     uint16_t netif = (to->netif != 0) ? to->netif : sock->local.netif;
-    res = sock_send_ipv6(&sock->base, &sock->udp->module, hdr, TERN_IPV6_NH_UDP, &sock->local.addr, &to->addr, netif);
+    res = sock_send_ipv6(&sock->base, &sock->udp->module, hdr, TERN_UDP_HDR_LEN + len, TERN_IPV6_NH_UDP,
+                         &sock->local.addr, &to->addr, netif);
     return (res < 0) ? res : (int)len;
 }
 
