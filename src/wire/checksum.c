@@ -164,10 +164,20 @@ uint16_t tern_checksum_finish(uint32_t sum)
 
 uint32_t tern_checksum_add_spans(uint32_t sum, const tern_checksum_span_t *spans, size_t count)
 {
+    /* One accumulator for the spans at even offsets, folded once at the
+     * end: sum_words() takes any 64-bit accumulator (its 16-byte blocks
+     * carry end-around, then it folds below 2^33 before its 32-bit words).
+     * A span at an odd offset is summed alone and byte-swapped (RFC 1071
+     * §2 (B)). */
+    uint64_t acc = to_acc(sum);
     size_t offset = 0;
     for (size_t i = 0; i < count; i++) {
-        sum = tern_checksum_add_at(sum, spans[i].data, spans[i].len, offset);
+        if ((offset & 1u) == 0) {
+            acc = sum_words(acc, spans[i].data, spans[i].len);
+        } else {
+            acc += to_acc(swap16(tern_checksum_add(0, spans[i].data, spans[i].len)));
+        }
         offset += spans[i].len;
     }
-    return sum;
+    return from_acc(acc);
 }

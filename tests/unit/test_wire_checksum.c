@@ -96,6 +96,20 @@ static void test_tern_checksum_add_spans__odd_spans(void **state)
     assert_int_equal(tern_checksum_add_spans(0x1234, spans, 0), 0x1234);
 }
 
+/* Spans at even offsets share one unfolded accumulator: all-ones blocks
+ * (every 64-bit addition carries) across several spans sum as one buffer. */
+static void test_tern_checksum_add_spans__even_spans_carry(void **state)
+{
+    (void)state;
+    uint8_t data[200];
+    memset(data, 0xff, sizeof(data));
+    data[199] = 0xfe;
+    const tern_checksum_span_t spans[] = {
+        { data, 48 }, { data + 48, 64 }, { data + 112, 6 }, { data + 118, 81 }, { data + 199, 1 },
+    };
+    assert_int_equal(tern_checksum_finish(tern_checksum_add_spans(0, spans, 5)), reference(data, sizeof(data)));
+}
+
 static void test_tern_checksum_ipv6_pseudo__layout(void **state)
 {
     (void)state;
@@ -204,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_tern_checksum_add__chained_equals_whole),
         cmocka_unit_test(test_tern_checksum_add__large_input_does_not_overflow),
         cmocka_unit_test(test_tern_checksum_add_spans__odd_spans),
+        cmocka_unit_test(test_tern_checksum_add_spans__even_spans_carry),
         cmocka_unit_test(test_tern_checksum_ipv6_pseudo__layout),
         cmocka_unit_test(test_tern_checksum_ipv6_pseudo__all_ones_carries_into_the_data_sum),
         cmocka_unit_test(test_tern_checksum_finish__golden_udp),
