@@ -29,21 +29,21 @@ static void trace_push(tern_module_t *to, const tern_trace_entry_t *entry, int r
         tern_lock_release(tern_stack_lock(stack));
     }
 }
-/* Describe and push in one step, in place in the ring (a hop handed off: result 0). */
-static void trace_record(tern_module_t *to, const tern_msg_t *msg)
+/* Describe and push in one step, in place in the ring (a hop whose result is known). */
+__attribute__((always_inline)) static inline void trace_record(tern_module_t *to, const tern_msg_t *msg, int result)
 {
     tern_stack_t *stack = to->stack;
     if (stack->trace.enabled) {
         uint64_t now = tern_executor_now(to->exec);
         tern_lock_acquire(tern_stack_lock(stack));
-        tern_trace_record(&stack->trace, now, msg->sender, to, msg, 0);
+        tern_trace_record(&stack->trace, now, msg->sender, to, msg, result);
         tern_lock_release(tern_stack_lock(stack));
     }
 }
 #else
 #define TRACE_DESCRIBE(entry, to, msg) ((void)(entry))
 #define trace_push(to, entry, result) ((void)(to), (void)(entry), (void)(result))
-#define trace_record(to, msg) ((void)(to), (void)(msg))
+#define trace_record(to, msg, result) ((void)(to), (void)(msg), (void)(result))
 #endif
 
 void tern_netapi_trace_hop(tern_module_t *to, const tern_msg_t *msg, int result)
@@ -52,9 +52,8 @@ void tern_netapi_trace_hop(tern_module_t *to, const tern_msg_t *msg, int result)
     if (to == NULL || to->stack == NULL || to->exec == NULL || msg == NULL) {
         return;
     }
-    tern_trace_entry_t entry;
-    TRACE_DESCRIBE(entry, to, msg);
-    trace_push(to, &entry, result);
+    /* The result is known: described in place in the ring, no entry copied. */
+    trace_record(to, msg, result);
 #else
     (void)to;
     (void)msg;
@@ -96,7 +95,7 @@ static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, te
          * tern_executor_ops_t::hand_off_begin). The hop is traced before the
          * handler runs, so the ring keeps the order in which hops happen. */
         msg.sender = sender;
-        trace_record(to, &msg);
+        trace_record(to, &msg, 0);
         (void)to->handle(to, &msg);
         ex->ops->hand_off_end(ex, to, sender);
         return 0;
