@@ -836,7 +836,8 @@ uint64_t ipv6_6lo_next_deadline(const tern_ipv6_if_t *ipif)
             next = b->deadline_us;
         }
     }
-    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE; i++) {
+    /* The registration table is a router's (RFC 6775 §6.5): empty in a host image. */
+    for (size_t i = 0; TERN_CONF_IPV6_ROUTER && i < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE; i++) {
         if (lp->regs[i].used && lp->regs[i].expires_us < next) {
             next = lp->regs[i].expires_us;
         }
@@ -858,7 +859,7 @@ void ipv6_6lo_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
     if (!lp->enabled) {
         return;
     }
-    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE; i++) {
+    for (size_t i = 0; TERN_CONF_IPV6_ROUTER && i < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE; i++) {
         tern_ipv6_6lo_reg_t *e = &lp->regs[i];
         if (e->used && e->expires_us <= now_us) {
             memset(e, 0, sizeof(*e)); /* RFC 6775 §6.5.3: the lifetime ran out */
