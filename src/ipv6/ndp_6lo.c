@@ -96,7 +96,9 @@ int tern_ipv6_6lo_tid_compare(uint8_t a, uint8_t b)
 
 uint8_t tern_ipv6_6lo_tid_next(uint8_t tid)
 {
-    return (tid == 127u || tid == 255u) ? 0u : (uint8_t)(tid + 1u);
+    /* 127 and 255 wrap to 0: the two values whose successor has the low 7 bits clear. */
+    uint8_t next = (uint8_t)(tid + 1u);
+    return ((next & 0x7Fu) != 0u) ? next : 0u;
 }
 
 /* ------------------------------------------------------------ helpers */
