@@ -19,9 +19,11 @@
  * The radio driver is a stub: it keeps the 802.15.4 attributes (the shared
  * PIB code every radio driver uses), takes frames and reports their
  * completion, and hands up frames a real driver would find in its FIFO
- * (rx_fifo, filled by the radio interrupt). SysTick advances the clock by
- * 1 ms. Vector table and reset handler at the end: enough to link a
- * complete image, not to run on a board.
+ * (rx_fifo, filled by the radio interrupt). The loop is bound to a
+ * bare-metal platform (PRIMASK as its queue lock, wfi to idle), so that the
+ * radio interrupt may post to it. SysTick advances the clock by 1 ms.
+ * Vector table and reset handler at the end: enough to link a complete
+ * image, not to run on a board.
  */
 #ifndef BENCH_ROUTER
 #define BENCH_ROUTER 0
@@ -136,7 +138,54 @@ static struct {
     tern_ieee802154_link_t mac;
     tern_netif_t netif;
     tern_sock_udp_t sock;
+    uint32_t primask; /* PRIMASK saved by the queue lock (irq_lock()) */
 } node;
+
+/* ------------------------------------------------------------ bare-metal loop platform */
+
+/* The radio interrupt posts to the loop (tern_netdev_report() from
+ * radio_irq_handler()): the loop's queues need a lock that keeps the interrupt
+ * out while thread mode changes them (port/loop/include/tern/port/loop.h).
+ * On a single-core ARMv7-M that is PRIMASK: saved and set on acquire,
+ * restored on release. One save slot is enough: while it is held, no other
+ * holder can run (the interrupt is masked, and thread mode does not run
+ * while the interrupt holds it). */
+static void irq_lock(void *ctx)
+{
+    uint32_t primask;
+    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
+    *(uint32_t *)ctx = primask;
+}
+
+static void irq_unlock(void *ctx)
+{
+    __asm__ volatile("msr primask, %0" ::"r"(*(uint32_t *)ctx) : "memory");
+}
+
+/* Idle until an interrupt: a post comes from one, and SysTick wakes every ms. */
+static void irq_wait(void *ctx, uint64_t deadline_us)
+{
+    (void)ctx;
+    (void)deadline_us;
+    __asm__ volatile("wfi" ::: "memory");
+}
+
+/* Thread mode (IPSR 0) runs the handlers; an interrupt handler is another context. */
+static uintptr_t irq_context(void *ctx)
+{
+    (void)ctx;
+    uint32_t ipsr;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    return ipsr;
+}
+
+static const tern_loop_platform_t irq_platform = {
+    .queue_lock = { .acquire = irq_lock, .release = irq_unlock, .ctx = &node.primask },
+    .wait = irq_wait,
+    .wake = NULL, /* the interrupt that posts ends any wfi itself */
+    .context = irq_context,
+    .ctx = NULL,
+};
 
 static void echo(tern_sock_udp_t *sock, const uint8_t *data, size_t len, const tern_sock_udp_ep_t *remote, void *arg);
 
@@ -196,6 +245,7 @@ static int node_setup(void)
     static const uint8_t eui64[8] = { 0x02, 0x12, 0x4b, 0x00, 0x00, 0x00, 0x00, 0x01 };
     tern_vclock_init(&node.clock, 0);
     tern_loop_init(&node.loop, &node.clock.base);
+    tern_loop_bind_platform(&node.loop, &irq_platform);
     int res = tern_stack_init(&node.stack, "m3", &node.loop.base);
     if (res == 0) {
         res = tern_ipv6_init(&node.ipv6, &node.stack);
@@ -237,8 +287,15 @@ int main(void)
         }
     }
     for (;;) {
+        /* Sleep only if nothing came since the step found nothing: with the
+         * interrupt masked, a post after the check still ends the wfi (a
+         * pending interrupt wakes it), and runs when the mask is lifted. */
         if (tern_loop_step(&node.loop) == 0) {
-            __asm__ volatile("wfi");
+            __asm__ volatile("cpsid i" ::: "memory");
+            if (node.loop.pending == 0u) {
+                __asm__ volatile("wfi" ::: "memory");
+            }
+            __asm__ volatile("cpsie i" ::: "memory");
         }
     }
 }
