@@ -16,6 +16,10 @@
 #include "harness.h"
 #include "rpl_mesh.h"
 #include "tern/netapi.h"
+#include "tern/netif_hdr.h"
+#include "tern/wire/checksum.h"
+#include "tern/wire/icmpv6.h"
+#include "tern/wire/ipv6.h"
 
 tern_vclock_t clock_v;
 tern_loop_t loop;
@@ -275,6 +279,31 @@ tern_ipv6_addr_t ll_of(unsigned i)
     tern_ipv6_addr_t a = { { 0xfe, 0x80 } };
     assert_int_equal(tern_ipv6_iid_from_l2addr(&a, nodes[i].eui, 8), 0);
     return a;
+}
+
+void mesh_inject_icmpv6(unsigned from, unsigned to, const tern_ipv6_addr_t *dst, const uint8_t *msg, size_t len)
+{
+    tern_pktbuf_t *pb = &nodes[to].stack.pktbuf;
+    tern_ipv6_addr_t src = ll_of(from);
+    tern_ipv6_addr_t to_addr = (dst != NULL) ? *dst : ll_of(to);
+    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, msg, len, TERN_NETTYPE_UNDEF);
+    assert_non_null(payload);
+    if (len >= 4) {
+        assert_int_equal(tern_icmpv6_checksum_fill(payload->data, len, &src, &to_addr), 0);
+    }
+    tern_pkt_t *ip = tern_pktbuf_add(pb, payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
+    assert_non_null(ip);
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)len, .next_header = TERN_ICMPV6_NEXT_HEADER, .hop_limit = 255,
+                           .src = src, .dst = to_addr };
+    assert_int_equal(tern_ipv6_emit(&h, ip->data, ip->size), (int)TERN_IPV6_HDR_LEN);
+    /* Reception order: [IPv6 packet, NETIF]. */
+    tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, nodes[from].eui, 8, NULL, 0);
+    assert_non_null(netif);
+    tern_netif_hdr_get(netif)->if_index = nodes[to].netif.index;
+    assert_int_equal(tern_pktbuf_merge(pb, ip), 0);
+    ip->next = netif;
+    assert_int_equal(tern_netapi_receive(&nodes[to].ip.module, ip), 0);
+    run_for(10 * MS);
 }
 
 bool parent_is(unsigned i, unsigned parent)

@@ -122,6 +122,14 @@ bool reach(unsigned i, unsigned tries);
 /** Node @p i's link-local address (from its EUI-64). */
 tern_ipv6_addr_t ll_of(unsigned i);
 
+/**
+ * An ICMPv6 message @p msg (@p len bytes; its checksum is filled in when it
+ * has one, @p len >= 4) handed to node @p to's IPv6 module as if node @p from
+ * had sent it from its link-local address to @p dst (NULL: node @p to's
+ * link-local address), hop limit 255; then 10 ms run.
+ */
+void mesh_inject_icmpv6(unsigned from, unsigned to, const tern_ipv6_addr_t *dst, const uint8_t *msg, size_t len);
+
 /** Is node @p i's preferred parent node @p parent? */
 bool parent_is(unsigned i, unsigned parent);
 

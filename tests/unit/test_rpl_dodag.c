@@ -34,7 +34,6 @@
 #include "tern/sixlowpan/sixlowpan.h"
 #include "tern/sock_udp.h"
 #include "tern/udp.h"
-#include "tern/wire/checksum.h"
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
 
@@ -104,37 +103,13 @@ static void test_line5__global_repair(void **state)
     assert_true(reach(4, 30));
 }
 
-/* An RPL message injected into node @p to as if node @p from had sent it (link-local, to ff02::1a). */
-static void inject_from(unsigned from, unsigned to, const uint8_t *msg, size_t len)
-{
-    tern_pktbuf_t *pb = &nodes[to].stack.pktbuf;
-    tern_ipv6_addr_t src = { { 0xfe, 0x80 } };
-    assert_int_equal(tern_ipv6_iid_from_l2addr(&src, nodes[from].eui, 8), 0);
-    const tern_ipv6_addr_t dst = { { 0xff, 0x02, [15] = 0x1a } };
-    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, msg, len, TERN_NETTYPE_UNDEF);
-    assert_non_null(payload);
-    if (len >= 4) {
-        assert_int_equal(tern_icmpv6_checksum_fill(payload->data, len, &src, &dst), 0);
-    }
-    tern_pkt_t *ip = tern_pktbuf_add(pb, payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
-    assert_non_null(ip);
-    tern_ipv6_repr_t h = { .payload_len = (uint16_t)len, .next_header = TERN_ICMPV6_NEXT_HEADER, .hop_limit = 255,
-                           .src = src, .dst = dst };
-    assert_int_equal(tern_ipv6_emit(&h, ip->data, ip->size), (int)TERN_IPV6_HDR_LEN);
-    /* Reception order: [IPv6 packet, NETIF]. */
-    tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, nodes[from].eui, 8, NULL, 0);
-    assert_non_null(netif);
-    tern_netif_hdr_get(netif)->if_index = nodes[to].netif.index;
-    assert_int_equal(tern_pktbuf_merge(pb, ip), 0);
-    ip->next = netif;
-    assert_int_equal(tern_netapi_receive(&nodes[to].ip.module, ip), 0);
-    run_for(10 * MS);
-}
+/* All RPL nodes (RFC 6550 §20.19): where the injected DIOs and DAOs go. */
+static const tern_ipv6_addr_t all_rpl_nodes = { { 0xff, 0x02, [15] = 0x1a } };
 
 /* Hostile input: an RPL message is injected as if node 2 had sent it to node 3. */
 static void inject(unsigned to, const uint8_t *msg, size_t len)
 {
-    inject_from(1, to, msg, len);
+    mesh_inject_icmpv6(1, to, &all_rpl_nodes, msg, len);
 }
 
 /*
@@ -167,7 +142,7 @@ static void test_dio_conf__new_trickle_parameters_keep_dios_going(void **state)
                               .dodag_id = prefix_addr(1), .options = conf, .options_len = sizeof(conf) };
     uint8_t dio[TERN_RPL_DIO_LEN + sizeof(conf)];
     assert_int_equal(tern_rpl_dio_emit(&d, dio, sizeof(dio)), (int)sizeof(dio));
-    inject_from(1, 2, dio, sizeof(dio));
+    mesh_inject_icmpv6(1, 2, &all_rpl_nodes, dio, sizeof(dio));
     assert_int_equal(r->dio_interval_min, c.dio_int_min);
     assert_int_equal(r->dio_interval_doublings, c.dio_int_doublings);
     assert_int_equal(r->trickle.config.imin_us, 1000u << c.dio_int_min);
@@ -185,7 +160,7 @@ static void test_dio_conf__new_trickle_parameters_keep_dios_going(void **state)
     d.rank = parent->rank;
     d.dtsn = parent->dtsn;
     assert_int_equal(tern_rpl_dio_emit(&d, dio, sizeof(dio)), (int)sizeof(dio));
-    inject_from(1, 2, dio, sizeof(dio));
+    mesh_inject_icmpv6(1, 2, &all_rpl_nodes, dio, sizeof(dio));
     assert_int_equal(r->trickle.config.imin_us, 1000u << c.dio_int_min);
     assert_int_equal(tern_rpl_set_leaf(r), 0);
     assert_int_equal(r->dio_interval_min, TERN_CONF_RPL_DIO_INTERVAL_MIN);
@@ -393,7 +368,7 @@ static void test_diamond__dao_from_a_parent_candidate_makes_it_a_child(void **st
     assert_int_equal(tern_rpl_dao_emit(&o, dao, sizeof(dao)), (int)sizeof(dao));
     uint32_t dao_in = r->counters[TERN_RPL_DAO_IN];
     uint32_t not_child = r->counters[TERN_RPL_DAO_NOT_CHILD];
-    inject_from(candidate, 3, dao, sizeof(dao));
+    mesh_inject_icmpv6(candidate, 3, &all_rpl_nodes, dao, sizeof(dao));
     assert_int_equal(r->counters[TERN_RPL_DAO_IN], dao_in + 1u);
     assert_int_equal(r->counters[TERN_RPL_DAO_NOT_CHILD], not_child);
     assert_int_equal(r->counters[TERN_RPL_PARENT_BECAME_CHILD], 1);
@@ -402,7 +377,7 @@ static void test_diamond__dao_from_a_parent_candidate_makes_it_a_child(void **st
     }
     /* The preferred parent's DAO still is refused, and the parent stays. */
     unsigned preferred = 3u - candidate;
-    inject_from(preferred, 3, dao, sizeof(dao));
+    mesh_inject_icmpv6(preferred, 3, &all_rpl_nodes, dao, sizeof(dao));
     assert_int_equal(r->counters[TERN_RPL_DAO_NOT_CHILD], not_child + 1u);
     assert_true(parent_is(3, preferred));
 }
@@ -429,10 +404,10 @@ static void test_line5__never_moves_under_its_own_child(void **state)
                               .grounded = true, .mop = TERN_RPL_MOP_STORING, .dtsn = nodes[3].rpl.dtsn,
                               .dodag_id = nodes[0].rpl.dodag_id };
     assert_int_equal(tern_rpl_dio_emit(&d, dio, sizeof(dio)), (int)sizeof(dio));
-    inject_from(3, 2, dio, sizeof(dio));
+    mesh_inject_icmpv6(3, 2, &all_rpl_nodes, dio, sizeof(dio));
     d.rank = nodes[3].rpl.rank;
     assert_int_equal(tern_rpl_dio_emit(&d, dio, sizeof(dio)), (int)sizeof(dio));
-    inject_from(3, 2, dio, sizeof(dio));
+    mesh_inject_icmpv6(3, 2, &all_rpl_nodes, dio, sizeof(dio));
     tern_ipv6_addr_t ll3 = ll_of(3);
     const tern_rpl_parent_t *entry = NULL;
     for (size_t i = 0; i < TERN_CONF_RPL_PARENTS; i++) {

@@ -25,7 +25,6 @@
 #include "harness.h"
 #include "tern/ipv6/ipv6.h"
 #include "tern/netapi.h"
-#include "tern/netif_hdr.h"
 #include "tern/rpl/rpl.h"
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
@@ -73,31 +72,6 @@ static void test_root_only__root_advertises_routers_never_join(void **state)
     }
 }
 
-/* An RPL message injected into node @p to as if node @p from had sent it from its link-local
- * address (as in test_rpl_dodag.c). */
-static void inject_from(unsigned from, unsigned to, const uint8_t *msg, size_t len)
-{
-    tern_pktbuf_t *pb = &nodes[to].stack.pktbuf;
-    tern_ipv6_addr_t src = ll_of(from);
-    tern_ipv6_addr_t dst = ll_of(to);
-    tern_pkt_t *payload = tern_pktbuf_add(pb, NULL, msg, len, TERN_NETTYPE_UNDEF);
-    assert_non_null(payload);
-    assert_int_equal(tern_icmpv6_checksum_fill(payload->data, len, &src, &dst), 0);
-    tern_pkt_t *ip = tern_pktbuf_add(pb, payload, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
-    assert_non_null(ip);
-    tern_ipv6_repr_t h = { .payload_len = (uint16_t)len, .next_header = TERN_ICMPV6_NEXT_HEADER, .hop_limit = 255,
-                           .src = src, .dst = dst };
-    assert_int_equal(tern_ipv6_emit(&h, ip->data, ip->size), (int)TERN_IPV6_HDR_LEN);
-    /* Reception order: [IPv6 packet, NETIF]. */
-    tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, nodes[from].eui, 8, NULL, 0);
-    assert_non_null(netif);
-    tern_netif_hdr_get(netif)->if_index = nodes[to].netif.index;
-    assert_int_equal(tern_pktbuf_merge(pb, ip), 0);
-    ip->next = netif;
-    assert_int_equal(tern_netapi_receive(&nodes[to].ip.module, ip), 0);
-    run_for(10 * MS);
-}
-
 /* RFC 6550 §9.8: the root installs the route of a child's storing-mode DAO and acknowledges it. */
 static void test_root_only__root_takes_a_childs_dao(void **state)
 {
@@ -115,7 +89,7 @@ static void test_root_only__root_takes_a_childs_dao(void **state)
                               .options = options, .options_len = (size_t)(n + m) };
     int len = tern_rpl_dao_emit(&d, dao, sizeof(dao));
     assert_true(len > 0);
-    inject_from(1, 0, dao, (size_t)len);
+    mesh_inject_icmpv6(1, 0, NULL, dao, (size_t)len);
     run_for(1 * SEC);
     assert_int_equal(nodes[0].rpl.counters[TERN_RPL_DAO_IN], 1);
     assert_int_equal(nodes[0].rpl.counters[TERN_RPL_DAO_NOT_CHILD], 0);
