@@ -198,7 +198,6 @@ struct tern_netif {
     uint8_t l2addr[TERN_CONF_L2ADDR_MAX];  /**< link address */
     uint8_t l2addr_len;                    /**< its length, 0: none */
     bool up;                               /**< administratively up */
-    uint8_t event_pending;                 /**< an ISR message is queued (atomic) */
     tern_counter_t counters[TERN_NETIF_STAT_NUMOF]; /**< see TERN_NETIF_... */
     tern_stats_group_t stats_group;        /**< counters, for `stats` */
     void *link_ctx;                        /**< link layer state (tern_netif_add_ctx), or NULL */
@@ -219,10 +218,9 @@ struct tern_netif {
     uint8_t tx_event;                      /**< outcome the device reported, not yet handled (0: none) */
     bool tx_hw_csma;                       /**< the device does CSMA-CA and retries (TERN_NETOPT_HW_CSMA_RETRIES) */
     uint16_t tx_len;                       /**< bytes of tx_frame, as the device took them (its send()'s count) */
+    uint8_t event_pending;                 /**< an ISR message is queued (atomic) */
     tern_pkt_t *tx_frame;                  /**< the frame in progress (link header on), or NULL */
     tern_netif_hdr_t tx_hdr;               /**< its interface header, for the status hook */
-    uint64_t tx_deadline_us;               /**< end of the backoff, or of the wait for the outcome */
-    tern_timer_t tx_timer;                 /**< wakes the interface at tx_deadline_us */
     uint32_t tx_rng;                       /**< backoff PRNG state (xorshift32), 0: not seeded */
     /**
      * Adaptation layer between IPv6 and this interface (6LoWPAN), or NULL
@@ -231,6 +229,8 @@ struct tern_netif {
      * the interface module itself. Set by tern_sixlowpan_netif_attach().
      */
     tern_module_t *adaptation;
+    uint64_t tx_deadline_us;               /**< end of the backoff, or of the wait for the outcome */
+    tern_timer_t tx_timer;                 /**< wakes the interface at tx_deadline_us */
 };
 
 /**

@@ -21,8 +21,9 @@
 
 /** A timer. Set up with tern_timer_init(). */
 typedef struct tern_timer {
+    uint64_t deadline_us;    /**< absolute expiry time (valid while armed); first: no padding before it
+                                  on a 32-bit target (32 B there instead of 40) */
     struct tern_timer *next; /**< timer list of the executor */
-    uint64_t deadline_us;    /**< absolute expiry time (valid while armed) */
     tern_module_t *target;   /**< module that receives the message */
     tern_msg_t msg;          /**< message posted on expiry */
     bool armed;              /**< in the list */

@@ -287,19 +287,19 @@ typedef struct tern_ipv6 {
     tern_timer_t timer;                           /**< one timer for every state machine */
     uint64_t timer_at;                            /**< when it is armed for; UINT64_MAX: not */
     uint64_t tables_at_us;                        /**< earliest expiry in the tables at their last scan */
+    uint64_t icmp_error_refill_us;                /**< when tokens were last added */
     uint32_t tables_gen;                          /**< the tables' deadline_gen sum at that scan */
     uint32_t rng;                                 /**< xorshift state for protocol randomness */
     uint32_t icmp_error_tokens;                   /**< ICMPv6 error token bucket (RFC 4443 §2.4 (f)) */
-    uint64_t icmp_error_refill_us;                /**< when tokens were last added */
+    tern_pkt_t *spare_hdr;                        /**< an upper layer's IPv6 template snip, reused by the send it came with */
     tern_ipv6_frag_t frag;                        /**< fragmentation and reassembly (RFC 8200 §4.5) */
     tern_counter_t counters[TERN_IPV6_STAT_NUMOF];      /**< see TERN_IPV6_... */
+    bool router;                                  /**< a router (RFC 4861 §6.2), see tern_ipv6_set_router() */
     tern_stats_group_t stats;                     /**< counters, for `stats ipv6` */
     tern_ipv6_source_router_t source_router;      /**< source route provider (TERN_NETOPT_IPV6_SOURCE_ROUTER); fn NULL: none */
     tern_ipv6_source_route_t source_route;        /**< its last answer (module's turn only) */
     tern_ipv6_rpl_state_t rpl;                    /**< RPL's data-plane state (TERN_NETOPT_IPV6_RPL_STATE, rpi.c) */
-    tern_pkt_t *spare_hdr;                        /**< an upper layer's IPv6 template snip, reused by the send it came with */
     tern_pkt_t *spare_netif;                      /**< its interface header snip, likewise (NULL outside that send) */
-    bool router;                                  /**< a router (RFC 4861 §6.2), see tern_ipv6_set_router() */
 } tern_ipv6_t;
 
 /**

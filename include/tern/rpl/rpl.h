@@ -178,38 +178,37 @@ typedef struct tern_rpl {
     uint8_t default_lifetime;                     /**< Default Lifetime, in lifetime units */
     uint8_t dao_retries;                          /**< retries of the pending DAO so far */
     bool dao_pending;                             /**< a DAO waits for its DAO-ACK */
+    uint8_t prefix_len;                           /**< length of @ref prefix */
     uint16_t rank;                                /**< our rank (INFINITE_RANK: none) */
     uint16_t lowest_rank;                         /**< L: lowest rank advertised in this version (§8.2.2.4) */
     uint16_t ocp;                                 /**< objective code point (0: OF0, 1: MRHOF) */
     uint16_t min_hop_rank_increase;               /**< MinHopRankIncrease (§6.7.6) */
     uint16_t max_rank_increase;                   /**< DAGMaxRankIncrease */
     uint16_t lifetime_unit;                       /**< Lifetime Unit, seconds */
+    uint16_t default_route_if;                    /**< interface of @ref default_route */
     tern_rpl_parent_t *preferred;                 /**< the preferred parent (one of @ref parents), NULL: none */
     tern_ipv6_t *ip;                              /**< the IPv6 module it works with */
     tern_netif_t *ifs[TERN_CONF_RPL_IFS];         /**< interfaces RPL runs on */
     tern_module_t module;                         /**< the module */
     tern_msg_t queue[TERN_CONF_MODULE_QUEUE_LEN]; /**< its queue storage */
     tern_netreg_entry_t entry;                    /**< (ICMPV6, type 155) registration */
+    uint32_t rng;                                 /**< xorshift state (Trickle, DIS jitter) */
     tern_timer_t timer;                           /**< one timer for every deadline */
     uint64_t timer_at;                            /**< when it is armed for; UINT64_MAX: not */
     uint64_t tables_at_us;                        /**< rpl_dao_next_deadline() as last computed: a lower bound
                                                        of the route tables' next expiry (rpl.c, reschedule()) */
-    uint32_t rng;                                 /**< xorshift state (Trickle, DIS jitter) */
     tern_ipv6_addr_t dodag_id;                    /**< DODAGID */
     /* The prefix the root disseminates (Prefix Information option, §6.7.10). */
     tern_ipv6_addr_t prefix;                      /**< prefix (unspecified: none) */
-    uint8_t prefix_len;                           /**< its length */
     uint32_t prefix_valid_s;                      /**< Valid Lifetime */
     uint32_t prefix_preferred_s;                  /**< Preferred Lifetime */
     /* Parents and routes. */
     tern_rpl_parent_t parents[TERN_CONF_RPL_PARENTS]; /**< parent set and candidates (preferred: at the top) */
     tern_ipv6_addr_t default_route;               /**< next hop of the default route installed; unspecified: none */
-    uint16_t default_route_if;                    /**< its interface */
     tern_rpl_route_t routes[TERN_CONF_RPL_ROUTES]; /**< downward routes */
     /* Non-storing mode at the root (nonstoring.c): the parent graph, and our link-local addresses. */
     tern_rpl_ns_link_t ns_links[TERN_CONF_RPL_NS_LINKS]; /**< (target -> parent), under the stack's lock */
     tern_ipv6_addr_t ns_root_ll[TERN_CONF_RPL_IFS];      /**< link-local address per RPL interface (their IIDs name the root) */
-    bool ns_provider;                             /**< installed as the IPv6 module's source route provider */
     /* Timers. */
     tern_trickle_t trickle;                       /**< DIO Trickle timer (RFC 6206, RFC 6550 §8.3) */
     uint64_t dis_at_us;                           /**< next DIS (not joined); UINT64_MAX: none */
@@ -227,6 +226,7 @@ typedef struct tern_rpl {
     bool rpi_parent_loop;                         /**< rpi_loop_parent routes up through us (lock) */
     tern_ipv6_addr_t rpi_loop_parent;             /**< the parent of a PARENT_LOOP report (lock) */
     bool rpi_posted;                              /**< a message for them is queued (lock) */
+    bool ns_provider;                             /**< installed as the IPv6 module's source route provider */
     uint8_t rpi_option_type;                      /**< the DODAG's RPL Option type: 0x63, or 0x23 (RFC 9008 §4.3) */
     uint8_t tx_head;                              /**< oldest report */
     uint8_t tx_count;                             /**< reports waiting */

@@ -89,10 +89,10 @@ typedef enum {
 typedef struct {
     tern_netif_t *netif;                                   /**< NULL: entry free */
     uint16_t next_tag;                                     /**< datagram_tag of the next fragmented datagram */
+    uint8_t context_count;                                 /**< entries up to the last one in use */
     tern_iphc_context_t contexts[TERN_CONF_SIXLOWPAN_CONTEXTS]; /**< IPHC contexts, each naming its CID; flags 0: free */
     uint64_t context_expiry_us[TERN_CONF_SIXLOWPAN_CONTEXTS];   /**< end of validity; UINT64_MAX: never */
     uint64_t context_next_expiry_us;                       /**< the earliest of those in use; 0: recount */
-    uint8_t context_count;                                 /**< entries up to the last one in use */
 } tern_sixlowpan_if_t;
 
 /** One datagram being sent in fragments. Private to the module. */
@@ -120,8 +120,8 @@ typedef struct tern_sixlowpan {
     tern_sixlowpan_reass_t reass;                              /**< datagrams being reassembled */
     tern_sixlowpan_if_t ifs[TERN_CONF_SIXLOWPAN_NETIFS];       /**< attached interfaces */
     tern_sixlowpan_frag_t frags[TERN_CONF_SIXLOWPAN_FRAG_SLOTS]; /**< datagrams being fragmented */
-    uint8_t frag_next;                                         /**< slot served next (round robin) */
     tern_pkt_t *frag_wait[TERN_CONF_SIXLOWPAN_FRAG_WAIT + 1];  /**< datagrams waiting for a slot (ring, one spare) */
+    uint8_t frag_next;                                         /**< slot served next (round robin) */
     uint8_t frag_wait_head;                                    /**< oldest waiting datagram */
     uint8_t frag_wait_count;                                   /**< datagrams waiting */
     bool frag_kick_pending;                                    /**< a "send the next fragment" message is queued (atomic) */
