@@ -270,9 +270,10 @@ typedef struct {
     tern_ipv6_addrs_t addrs;  /**< its addresses */
     tern_nc_t nc;             /**< its neighbor cache */
     uint8_t cur_hop_limit;    /**< CurHopLimit (RFC 4861 §6.3.2) */
+    tern_ipv6_mld_t mld;      /**< MLD listener state (RFC 3810 §6, §8.2.1, mld.c); after the byte above:
+                                   without MLD its byte-aligned groups fill the padding there */
     tern_ipv6_rd_t rd;        /**< router discovery (RS/RA) */
     uint64_t reachable_renew_us; /**< next re-randomisation of ReachableTime (RFC 4861 §6.3.4) */
-    tern_ipv6_mld_t mld;      /**< MLD listener state (RFC 3810 §6, §8.2.1, mld.c) */
     tern_ipv6_6lo_t lowpan;   /**< 6LoWPAN-ND state (RFC 6775, RFC 8505; ndp_6lo.c) */
 } tern_ipv6_if_t;
 
