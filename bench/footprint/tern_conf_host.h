@@ -63,7 +63,8 @@
 /* Destination cache: not built (TERN_CONF_IPV6_DCACHE 0 in host.cmake): a
  * host on one 6LoWPAN link sends everything off-link to its router (RFC 6775
  * §5.6) and its packets are at most 1280 bytes, the link's MTU, so Redirects
- * and Packet Too Big teach it nothing it needs; one empty entry remains. */
+ * and Packet Too Big teach it nothing it needs; the cache keeps no table (1:
+ * the one empty entry TERN_NETOPT_IPV6_DESTINATIONS answers). */
 #define TERN_CONF_IPV6_DCACHE_SIZE 1
 
 /* IPv6 reassembly (RFC 8200 §5: a node must accept 1500-byte reassembled

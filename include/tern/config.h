@@ -191,9 +191,10 @@ _Static_assert(TERN_CONF_IPV6_FRAG == 0 || TERN_CONF_IPV6_FRAG == 1, "TERN_CONF_
  * change nothing (RFC 4861 §8.3: a host SHOULD, not MUST, act on a Redirect),
  * and our packets are at most 1280 bytes on every path (RFC 8201 §1: "a node
  * not implementing Path MTU Discovery MUST use the IPv6 minimum link MTU");
- * a 6LoWPAN link's MTU is 1280 anyway (RFC 4944 §4). The table keeps
- * TERN_CONF_IPV6_DCACHE_SIZE empty entries (set it to 1). Removes
- * src/ipv6/dcache.c (set through CMake). Default 1. Saves about 1.2 KiB.
+ * a 6LoWPAN link's MTU is 1280 anyway (RFC 4944 §4). The cache keeps no
+ * table (TERN_CONF_IPV6_DCACHE_SIZE then only sizes the empty answer of
+ * TERN_NETOPT_IPV6_DESTINATIONS: set it to 1). Removes src/ipv6/dcache.c (set
+ * through CMake). Default 1. Saves about 1.2 KiB of code and the table's RAM.
  */
 #ifndef TERN_CONF_IPV6_DCACHE
 #define TERN_CONF_IPV6_DCACHE 1

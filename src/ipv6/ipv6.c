@@ -1155,7 +1155,7 @@ static int get_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
         }
         list->now_us = ipv6_now(ip);
         (void)tern_dcache_expire(&ip->dcache, list->now_us);
-        memcpy(list->entries, ip->dcache.entries, sizeof(list->entries));
+        tern_dcache_copy(&ip->dcache, list->entries);
         return (int)sizeof(*list);
     }
     default:

@@ -59,13 +59,17 @@ typedef struct {
 
 /** The destination cache of one stack. */
 typedef struct {
-    tern_dcache_entry_t entries[TERN_CONF_IPV6_DCACHE_SIZE]; /**< the table */
+#if TERN_CONF_IPV6_DCACHE
+    tern_dcache_entry_t entries[TERN_CONF_IPV6_DCACHE_SIZE]; /**< the table (none without dcache.c: nothing is learnt) */
+#endif
     /** Bumped whenever an entry gets an expiry: while it is unchanged, no
      *  expiry is earlier than tern_dcache_next_deadline() was. */
     uint32_t deadline_gen;
+#if TERN_CONF_IPV6_DCACHE
     /** Entries in use: a lookup in an empty cache (the common case: no
      *  redirect, no Packet Too Big) returns without scanning the table. */
     uint16_t in_use;
+#endif
 } tern_dcache_t;
 
 #if TERN_CONF_IPV6_DCACHE
@@ -122,7 +126,20 @@ unsigned tern_dcache_expire(tern_dcache_t *dc, uint64_t now_us);
 /** Earliest expiry of any part of any entry, or UINT64_MAX. */
 uint64_t tern_dcache_next_deadline(const tern_dcache_t *dc);
 
+/** Copy the table (TERN_CONF_IPV6_DCACHE_SIZE entries) to @p out. */
+static inline void tern_dcache_copy(const tern_dcache_t *dc, tern_dcache_entry_t *out)
+{
+    memcpy(out, dc->entries, sizeof(dc->entries));
+}
+
 #else /* TERN_CONF_IPV6_DCACHE 0 (config.h): dcache.c not built, nothing is ever learnt */
+
+/** Copy the table to @p out: TERN_CONF_IPV6_DCACHE_SIZE empty entries (there is no table). */
+static inline void tern_dcache_copy(const tern_dcache_t *dc, tern_dcache_entry_t *out)
+{
+    (void)dc;
+    memset(out, 0, sizeof(tern_dcache_entry_t) * TERN_CONF_IPV6_DCACHE_SIZE);
+}
 
 static inline void tern_dcache_init(tern_dcache_t *dc)
 {
