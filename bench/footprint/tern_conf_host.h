@@ -37,6 +37,21 @@
 #define TERN_CONF_STATS_COUNTER_BITS 16
 #endif
 
+/* Module message queues. The event loop hands a packet to the next module
+ * as a direct call (TERN_CONF_LOOP_HANDOFF_DEPTH); a message waits in a
+ * queue only while that module is busy or others wait, and the sources are
+ * few on this node: one radio (its interrupt posts at most one message at a
+ * time, netif.c event_pending), one timer per module, 6LoWPAN's one "next
+ * fragment" message (frag_kick_pending) and one datagram fragmented at a
+ * time. bench/traversal (loop executor, UDP over 6LoWPAN of 8 to 1232 bytes
+ * in steps of 102, with and without RPL, queues of these sizes) never has
+ * more than one message in any queue and none refused. 4 per module (8 for
+ * 6LoWPAN, which takes the frames, IPv6's datagrams, its timer and its own
+ * message) instead of 8 and 16; a full queue refuses and counts
+ * (queue_full), which the protocols here recover from (ND and RPL repeat). */
+#define TERN_CONF_MODULE_QUEUE_LEN 4
+#define TERN_CONF_SIXLOWPAN_QUEUE_LEN 8
+
 /* One radio: one IPv6 interface, one 6LoWPAN interface. */
 #define TERN_CONF_IPV6_IFS 1
 #define TERN_CONF_SIXLOWPAN_NETIFS 1
