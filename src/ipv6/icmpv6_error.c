@@ -74,6 +74,20 @@ static size_t gather(const tern_pkt_t *const *wire, size_t n, uint8_t *out, size
 }
 
 /*
+ * Is the invoking packet (@p wire[0..n), @p hdr its parsed IPv6 header) an
+ * ICMPv6 error? Its first bytes are gathered into a buffer of this frame,
+ * apart from send_error()'s (noinline): the buffer is dead before
+ * send_error() sends, so it is not on the stack below ipv6_output().
+ */
+__attribute__((noinline)) static bool invoking_is_icmpv6_error(const tern_ipv6_repr_t *hdr,
+                                                                const tern_pkt_t *const *wire, size_t n)
+{
+    uint8_t first[TERN_IPV6_HDR_LEN + 64];
+    size_t peek = gather(wire, n, first, sizeof(first));
+    return is_icmpv6_error(hdr, &first[TERN_IPV6_HDR_LEN], peek - TERN_IPV6_HDR_LEN);
+}
+
+/*
  * Answer the invoking packet, whose snips (interface header left out) are
  * @p wire[0..n) in wire order, with ICMPv6 @p type / @p code / @p param out
  * of @p ipif: the §2.4 rules, then the message. @p link_multicast: it came
@@ -102,11 +116,8 @@ static void send_error(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_pkt_t *
     for (size_t i = 0; i < n; i++) {
         total += wire[i]->size;
     }
-    uint8_t first[TERN_IPV6_HDR_LEN + 64];
-    size_t peek = gather(wire, n, first, sizeof(first));
     if ((multicast && !exception) || tern_ipv6_addr_is_unspecified(&hdr.src) ||
-        tern_ipv6_addr_is_multicast(&hdr.src) ||
-        is_icmpv6_error(&hdr, &first[TERN_IPV6_HDR_LEN], peek - TERN_IPV6_HDR_LEN)) {
+        tern_ipv6_addr_is_multicast(&hdr.src) || invoking_is_icmpv6_error(&hdr, wire, n)) {
         ipv6_count(ip, TERN_IPV6_ICMP_ERRORS_SUPPRESSED);
         tern_pktbuf_release(pb, pkt);
         return;
@@ -134,10 +145,9 @@ static void send_error(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_pkt_t *
     const tern_ipv6_if_addr_t *own = tern_ipv6_addrs_find(&ipif->addrs, &hdr.dst);
     bool own_usable = own != NULL && (own->state == TERN_IPV6_ADDR_PREFERRED ||
                                       own->state == TERN_IPV6_ADDR_DEPRECATED);
-    tern_ipv6_addr_t dst = hdr.src;
-    tern_pktbuf_release(pb, pkt);
+    tern_pktbuf_release(pb, pkt); /* hdr is a copy: its addresses stay */
     ipv6_count(ip, TERN_IPV6_ICMP_ERRORS_OUT);
-    (void)ipv6_output(ip, ipif, own_usable ? &hdr.dst : NULL, &dst, TERN_ICMPV6_NEXT_HEADER,
+    (void)ipv6_output(ip, ipif, own_usable ? &hdr.dst : NULL, &hdr.src, TERN_ICMPV6_NEXT_HEADER,
                       ipif->cur_hop_limit, msg);
 }
 
@@ -196,14 +206,32 @@ void ipv6_icmpv6_error_about(tern_ipv6_t *ip, const uint8_t *invoking, size_t le
     send_error(ip, back, wire, 1, false, type, code, param, copy);
 }
 
+/*
+ * Is the packet whose IPv6 header snip is @p first a forwarded one (not
+ * ours, readable)? Then *@p back: the interface that leads to its source.
+ * noinline: its header and next hop are dead before send_error() runs, so
+ * they are not on the stack below it.
+ */
+__attribute__((noinline)) static bool unresolved_forwarded(tern_ipv6_t *ip, const tern_pkt_t *first,
+                                                            tern_ipv6_if_t **back)
+{
+    tern_ipv6_repr_t hdr;
+    if (!TERN_CONF_IPV6_ROUTER || tern_ipv6_parse(&hdr, first->data, first->size) < 0 ||
+        ipv6_is_own_address(ip, &hdr.src)) {
+        return false;
+    }
+    tern_ipv6_addr_t next_hop;
+    *back = tern_ipv6_addr_is_link_local(&hdr.src) ? NULL : ipv6_route(ip, NULL, &hdr.src, &next_hop);
+    return true;
+}
+
 void ipv6_icmpv6_error_unresolved(tern_ipv6_t *ip, tern_pkt_t *pkt)
 {
     /* Transmission order: [NETIF (outgoing), IPV6, ...] is already wire order. */
     const tern_pkt_t *wire[INVOKING_SNIPS];
     size_t n = invoking_snips(pkt, wire);
-    tern_ipv6_repr_t hdr;
-    if (n == 0 || !TERN_CONF_IPV6_ROUTER || tern_ipv6_parse(&hdr, wire[0]->data, wire[0]->size) < 0 ||
-        ipv6_is_own_address(ip, &hdr.src)) {
+    tern_ipv6_if_t *back = NULL;
+    if (n == 0 || !unresolved_forwarded(ip, wire[0], &back)) {
         /* Our own packet (a host image forwards none, RFC 8200 §3: every packet it
          * queued is its own), or none we can read: nobody to tell but the
          * counters; the application sees no answer (ping: a timeout). */
@@ -214,8 +242,6 @@ void ipv6_icmpv6_error_unresolved(tern_ipv6_t *ip, tern_pkt_t *pkt)
     /* A forwarded packet: RFC 4861 §7.2.2, RFC 4443 §3.1 code 3 to its
      * source, out of the interface that leads there. */
     ipv6_count(ip, TERN_IPV6_FWD_ADDR_UNREACH);
-    tern_ipv6_addr_t next_hop;
-    tern_ipv6_if_t *back = tern_ipv6_addr_is_link_local(&hdr.src) ? NULL : ipv6_route(ip, NULL, &hdr.src, &next_hop);
     send_error(ip, back, wire, n, false, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_ADDR, 0, pkt);
 }
 
