@@ -267,15 +267,24 @@ static void binding_restart(tern_ipv6_6lo_t *lp, tern_ipv6_6lo_binding_t *b, uin
  * and source the Registered Address, with our SLLAO and an EARO (T set, the
  * TID, the EUI-64 as ROVR, @p lifetime_min; 0 deregisters).
  */
-static void send_registration(tern_ipv6_if_t *ipif, const tern_ipv6_6lo_binding_t *b, uint16_t lifetime_min)
+/* Its options into @p options (OPTIONS_MAX bytes). @return their length.
+ * noinline: the EARO's repr (its 32-byte ROVR) is dead before the NS is
+ * sent, so it is not on the stack below ipv6_ndp_send_nsna(). */
+__attribute__((noinline)) static size_t registration_options(tern_ipv6_if_t *ipif, const tern_ipv6_6lo_binding_t *b,
+                                                              uint16_t lifetime_min, uint8_t *options)
 {
-    uint8_t options[OPTIONS_MAX];
     size_t n = ipv6_ndp_own_lladdr(ipif, TERN_NDP_OPT_SLLA, options);
     tern_ndp_6lo_aro_t aro = { .status = 0, .extended = true, .tid = b->tid, .lifetime = lifetime_min,
                                .rovr_len = 8 };
     own_eui64(ipif, aro.rovr);
-    int r = tern_ndp_6lo_aro_emit(&aro, options + n, sizeof(options) - n);
-    n += (r > 0) ? (size_t)r : 0u;
+    int r = tern_ndp_6lo_aro_emit(&aro, options + n, OPTIONS_MAX - n);
+    return n + ((r > 0) ? (size_t)r : 0u);
+}
+
+static void send_registration(tern_ipv6_if_t *ipif, const tern_ipv6_6lo_binding_t *b, uint16_t lifetime_min)
+{
+    uint8_t options[OPTIONS_MAX];
+    size_t n = registration_options(ipif, b, lifetime_min, options);
     if (ipv6_ndp_send_nsna(ipif, TERN_ICMPV6_NEIGHBOR_SOLICIT, 0, &b->addr, options, n, &b->addr, &b->router, NULL,
                            0) == 0) {
         ipv6_count(ipif->ip, TERN_IPV6_6LO_REG_SENT);
