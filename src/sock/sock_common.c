@@ -135,21 +135,26 @@ void sock_close(tern_sock_t *sock)
         return;
     }
     tern_stack_t *stack = sock->module.stack;
-    tern_pkt_t *kept[SOCK_RING_MAX];
-    unsigned n = 0;
     tern_lock_acquire(sock_lock(sock));
     bool was_open = sock->open;
     sock->open = false;
-    for (tern_pkt_t *pkt = ring_get(sock); pkt != NULL; pkt = ring_get(sock)) {
-        kept[n++] = pkt;
-    }
     sock->cb = NULL;
     tern_lock_release(sock_lock(sock));
     if (was_open) {
         (void)tern_netreg_unregister(&stack->netreg, sock->ops->nettype, &sock->entry);
     }
-    for (unsigned i = 0; i < n; i++) {
-        tern_pktbuf_release(&stack->pktbuf, kept[i]);
+    /* Closed: sock_receive() keeps nothing more and ring_take() takes
+     * nothing, so the ring only empties; its packets are released one at a
+     * time, outside the lock (no copy of up to SOCK_RING_MAX pointers on
+     * the stack). */
+    for (;;) {
+        tern_lock_acquire(sock_lock(sock));
+        tern_pkt_t *pkt = ring_get(sock);
+        tern_lock_release(sock_lock(sock));
+        if (pkt == NULL) {
+            break;
+        }
+        tern_pktbuf_release(&stack->pktbuf, pkt);
     }
 }
 
