@@ -52,6 +52,17 @@
 #define TERN_CONF_MODULE_QUEUE_LEN 4
 #define TERN_CONF_SIXLOWPAN_QUEUE_LEN 8
 
+/* Packets the radio interface holds behind the frame in flight (config.h's
+ * 16 fits every fragment of a 1280-byte datagram at once; here 6LoWPAN sends
+ * a datagram's next fragment only after the last one's outcome, and one
+ * datagram is fragmented at a time): that next fragment and the few control
+ * packets made while one frame is on the air (an NS or NA, a DIO or DAO, an
+ * ICMPv6 error). A half-duplex radio receives nothing to forward while it
+ * sends. bench/traversal (8 to 1232 bytes, with and without RPL) never has
+ * more than one packet queued. One more is refused and counted
+ * (tx_queue_full); its sender's protocol repeats it. */
+#define TERN_CONF_NETIF_TX_QUEUE 4
+
 /* One radio: one IPv6 interface, one 6LoWPAN interface. */
 #define TERN_CONF_IPV6_IFS 1
 #define TERN_CONF_SIXLOWPAN_NETIFS 1
