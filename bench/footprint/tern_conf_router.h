@@ -30,10 +30,14 @@
 #undef TERN_CONF_FIB_SIZE
 #define TERN_CONF_FIB_SIZE 12
 
-/* RPL on one radio; parents and link ETX for a router (a root uses none). */
+/* RPL on one radio. Parents, link ETX and the TX status reports that feed
+ * it serve a node that joins a DODAG; this image is a root only: it builds
+ * no objective function (router.cmake), so it never joins one (RPL_JOINS 0,
+ * src/rpl/rpl_internal.h: no parent, no TX status hook). Each table keeps
+ * config.h's minimum of 1. */
 #define TERN_CONF_RPL_IFS 1
-#define TERN_CONF_RPL_PARENTS 2
-#define TERN_CONF_RPL_ETX_NEIGHBORS 4
-#define TERN_CONF_RPL_TX_REPORTS 4
+#define TERN_CONF_RPL_PARENTS 1
+#define TERN_CONF_RPL_ETX_NEIGHBORS 1
+#define TERN_CONF_RPL_TX_REPORTS 1
 
 #endif /* TERN_CONF_ROUTER_H */
