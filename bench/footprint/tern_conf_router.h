@@ -21,6 +21,11 @@
 #undef TERN_CONF_IPV6_6LO_REG_TABLE_SIZE
 #define TERN_CONF_IPV6_6LO_REG_TABLE_SIZE 4
 
+/* Its own registrations are a host's (RFC 6775 §5.3; ipv6_6lo_sync() makes
+ * none on a router): config.h's minimum of 1, as (a)'s registration table. */
+#undef TERN_CONF_IPV6_6LO_BINDINGS
+#define TERN_CONF_IPV6_6LO_BINDINGS 1
+
 /* Neighbors: registered hosts and RPL children/parents on one radio. */
 #undef TERN_CONF_NC_SIZE
 #define TERN_CONF_NC_SIZE 6
