@@ -93,6 +93,12 @@
  * the one empty entry TERN_NETOPT_IPV6_DESTINATIONS answers). */
 #define TERN_CONF_IPV6_DCACHE_SIZE 1
 
+/* Route Information options a router's RAs carry (RFC 4191): routes it
+ * reaches over another interface. A host image advertises none
+ * (route_info_set() refuses); router (b) has one radio and no other
+ * interface behind it: config.h's minimum of 1 (the application sets none). */
+#define TERN_CONF_IPV6_ROUTE_INFO 1u
+
 /* IPv6 reassembly (RFC 8200 §5: a node must accept 1500-byte reassembled
  * packets): one datagram at a time; fragments arrive in order from one
  * sender, so few ranges. */
