@@ -1124,7 +1124,7 @@ static void send_upper(tern_ipv6_t *ip, tern_pkt_t *pkt)
 
 /* ------------------------------------------------------------ options */
 
-static int get_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+__attribute__((noinline)) static int get_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     tern_ipv6_if_t *ipif = find_if(ip, opt->context);
     switch (opt->opt) {
@@ -1164,7 +1164,7 @@ static int get_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 }
 
 /* Addresses configured by hand: the address (DAD first) and its on-link prefix. */
-static int set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+__attribute__((noinline)) static int set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     tern_ipv6_if_t *ipif = find_if(ip, opt->context);
     if (opt->opt != TERN_NETOPT_IPV6_ADDR_ADD && opt->opt != TERN_NETOPT_IPV6_ADDR_DEL) {
