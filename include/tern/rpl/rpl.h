@@ -231,9 +231,9 @@ typedef struct tern_rpl {
     uint8_t tx_head;                              /**< oldest report */
     uint8_t tx_count;                             /**< reports waiting */
     uint32_t tx_lost;                             /**< reports lost: ring full */
-    tern_ipv6_addr_list_t scratch_addrs;          /**< the IPv6 module's answer to ADDRS (module's turn only) */
     tern_counter_t counters[TERN_RPL_STAT_NUMOF];       /**< see TERN_RPL_... */
     tern_stats_group_t stats;                     /**< counters, for `stats rpl` */
+    tern_ipv6_addr_list_t scratch_addrs;          /**< the IPv6 module's answer to ADDRS (module's turn only) */
 } tern_rpl_t;
 
 /**
