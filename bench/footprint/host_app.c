@@ -217,8 +217,10 @@ static void echo(tern_sock_udp_t *sock, const uint8_t *data, size_t len, const t
 
 #if BENCH_ROUTER
 /* Configuration (b): RPL on the radio, the node the root of a DODAG named by
- * its global address (RFC 6550 §8.2.2.2); the IPv6 module becomes a router. */
-static int rpl_root_start(const uint8_t *eui64)
+ * its global address (RFC 6550 §8.2.2.2); the IPv6 module becomes a router.
+ * noinline: its address configuration is not kept in the frame of main(),
+ * under everything the loop runs. */
+__attribute__((noinline)) static int rpl_root_start(const uint8_t *eui64)
 {
     int res = tern_rpl_init(&node.rpl, &node.stack, &node.ipv6);
     if (res == 0) {
