@@ -63,6 +63,13 @@
  * (tx_queue_full); its sender's protocol repeats it. */
 #define TERN_CONF_NETIF_TX_QUEUE 4
 
+/* The application's socket hands every datagram to its callback
+ * (host_app.c): the ring tern_sock_udp_recv() reads is for a socket without
+ * one, so 1; its module queue, like the others above (bench/traversal:
+ * never used), config's minimum of 2. */
+#define TERN_CONF_SOCK_UDP_RING 1
+#define TERN_CONF_SOCK_UDP_QUEUE_LEN 2
+
 /* One radio: one IPv6 interface, one 6LoWPAN interface. */
 #define TERN_CONF_IPV6_IFS 1
 #define TERN_CONF_SIXLOWPAN_NETIFS 1
