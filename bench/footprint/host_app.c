@@ -196,7 +196,7 @@ static int open_socket(void)
     return res < 0 ? res : tern_sock_udp_set_cb(&node.sock, echo, NULL);
 }
 
-/* Echo every datagram; "close" re-opens the socket; "recv" polls its queue. */
+/* Echo every datagram; "close" re-opens the socket; "addr" answers with its local endpoint. */
 static void echo(tern_sock_udp_t *sock, const uint8_t *data, size_t len, const tern_sock_udp_ep_t *remote, void *arg)
 {
     (void)arg;
