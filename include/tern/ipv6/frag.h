@@ -50,8 +50,10 @@ typedef struct {
 /** Fragmentation and reassembly state of one IPv6 module. */
 typedef struct {
     tern_ipv6_reass_slot_t slots[TERN_CONF_IPV6_REASS_SLOTS]; /**< datagrams being reassembled */
+#if TERN_CONF_IPV6_FRAG /* the sender's (frag.c); reassembly (reass.c) is always built */
     uint32_t next_identification;                             /**< next Identification of fragments we send */
     bool identification_seeded;                               /**< @ref next_identification got its random start */
+#endif
 } tern_ipv6_frag_t;
 
 #endif /* TERN_IPV6_FRAG_H */
