@@ -208,7 +208,9 @@ typedef struct tern_rpl {
     tern_rpl_route_t routes[TERN_CONF_RPL_ROUTES]; /**< downward routes */
     /* Non-storing mode at the root (nonstoring.c): the parent graph, and our link-local addresses. */
     tern_rpl_ns_link_t ns_links[TERN_CONF_RPL_NS_LINKS]; /**< (target -> parent), under the stack's lock */
+#if TERN_CONF_RPL_NS_LINKS /* nonstoring.c's, left out with the table */
     tern_ipv6_addr_t ns_root_ll[TERN_CONF_RPL_IFS];      /**< link-local address per RPL interface (their IIDs name the root) */
+#endif
     /* Timers. */
     tern_trickle_t trickle;                       /**< DIO Trickle timer (RFC 6206, RFC 6550 §8.3) */
     uint64_t dis_at_us;                           /**< next DIS (not joined); UINT64_MAX: none */
@@ -226,7 +228,9 @@ typedef struct tern_rpl {
     bool rpi_parent_loop;                         /**< rpi_loop_parent routes up through us (lock) */
     tern_ipv6_addr_t rpi_loop_parent;             /**< the parent of a PARENT_LOOP report (lock) */
     bool rpi_posted;                              /**< a message for them is queued (lock) */
-    bool ns_provider;                             /**< installed as the IPv6 module's source route provider */
+#if TERN_CONF_RPL_NS_LINKS
+    bool ns_provider;                             /**< installed as the IPv6 module's source route provider (nonstoring.c) */
+#endif
     uint8_t rpi_option_type;                      /**< the DODAG's RPL Option type: 0x63, or 0x23 (RFC 9008 §4.3) */
     uint8_t tx_head;                              /**< oldest report */
     uint8_t tx_count;                             /**< reports waiting */
