@@ -532,7 +532,9 @@ static int get_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
     memset(s, 0, sizeof(*s));
     memcpy(s->parents, rpl->parents, sizeof(s->parents));
     memcpy(s->routes, rpl->routes, sizeof(s->routes));
+#if TERN_CONF_RPL_NS_LINKS > 0
     memcpy(s->ns_links, rpl->ns_links, sizeof(s->ns_links));
+#endif
     s->trickle = rpl->trickle;
     s->dodag_id = rpl->dodag_id;
     s->now_us = rpl_now(rpl);

@@ -501,11 +501,13 @@ static void assert_timer_before_route_expiry(void)
                 assert_true(rpl->tables_at_us <= rpl->routes[k].expires_us);
             }
         }
+#if TERN_CONF_RPL_NS_LINKS > 0
         for (size_t k = 0; k < TERN_CONF_RPL_NS_LINKS; k++) {
             if (rpl->ns_links[k].used) {
                 assert_true(rpl->tables_at_us <= rpl->ns_links[k].expires_us);
             }
         }
+#endif
     }
 }
 

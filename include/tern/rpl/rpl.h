@@ -207,8 +207,8 @@ typedef struct tern_rpl {
     tern_ipv6_addr_t default_route;               /**< next hop of the default route installed; unspecified: none */
     tern_rpl_route_t routes[TERN_CONF_RPL_ROUTES]; /**< downward routes */
     /* Non-storing mode at the root (nonstoring.c): the parent graph, and our link-local addresses. */
+#if TERN_CONF_RPL_NS_LINKS > 0 /* nonstoring.c's, left out with the table (C11 has no empty arrays) */
     tern_rpl_ns_link_t ns_links[TERN_CONF_RPL_NS_LINKS]; /**< (target -> parent), under the stack's lock */
-#if TERN_CONF_RPL_NS_LINKS /* nonstoring.c's, left out with the table */
     tern_ipv6_addr_t ns_root_ll[TERN_CONF_RPL_IFS];      /**< link-local address per RPL interface (their IIDs name the root) */
 #endif
     /* Timers. */
@@ -347,7 +347,9 @@ int tern_rpl_global_repair(tern_rpl_t *rpl);
 typedef struct {
     tern_rpl_parent_t parents[TERN_CONF_RPL_PARENTS]; /**< parent set */
     tern_rpl_route_t routes[TERN_CONF_RPL_ROUTES];    /**< downward routes */
+#if TERN_CONF_RPL_NS_LINKS > 0
     tern_rpl_ns_link_t ns_links[TERN_CONF_RPL_NS_LINKS]; /**< non-storing root: the parent graph */
+#endif
     tern_trickle_t trickle;                           /**< Trickle (its random source not to be used) */
     tern_ipv6_addr_t dodag_id;                        /**< DODAGID */
     uint64_t now_us;                                  /**< the stack's time */

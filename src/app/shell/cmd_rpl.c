@@ -76,8 +76,8 @@ static void show(tern_shell_t *sh, tern_shell_rpl_t *s)
         print_in(sh, "  expires in", r->expires_us, st->now_us);
         tern_shell_printf(sh, "\n");
     }
+#if TERN_CONF_RPL_NS_LINKS > 0 /* 0: no non-storing root (config.h), no table */
     bool links = false;
-    /* A pointer walk: TERN_CONF_RPL_NS_LINKS may be 0 (no non-storing root, config.h). */
     for (const tern_rpl_ns_link_t *l = st->ns_links; l < st->ns_links + TERN_CONF_RPL_NS_LINKS; l++) {
         if (!l->used) {
             continue;
@@ -91,6 +91,7 @@ static void show(tern_shell_t *sh, tern_shell_rpl_t *s)
         print_in(sh, "  expires in", l->expires_us, st->now_us);
         tern_shell_printf(sh, "\n");
     }
+#endif
     tern_shell_printf(sh, "counters:");
     unsigned shown = 0;
     for (size_t i = 0; i < rpl->stats.count; i++) {
