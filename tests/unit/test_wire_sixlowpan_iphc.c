@@ -1684,8 +1684,8 @@ static void test_tern_iphc_compress__direct_choice_matches_exhaustive_search(voi
             }
         }
         uint8_t ip[40] = { 0x60, 0, 0, 0, 0, 0, 59, 64 };
-        random_address(&ip[8], &x, iid, ctx);
-        random_address(&ip[24], &x, iid, ctx);
+        random_address(&ip[8], &x, (const uint8_t(*)[8])iid, ctx); /* C11: no implicit const for arrays of arrays */
+        random_address(&ip[24], &x, (const uint8_t(*)[8])iid, ctx);
 
         uint8_t expected[48];
         size_t expected_len = exhaustive_best(&link, ip, expected);
