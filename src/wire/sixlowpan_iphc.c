@@ -81,26 +81,13 @@ static addr_kind_t dst_kind(unsigned m, unsigned dac, unsigned dam)
     return table[m & 1][dac & 1][dam & 3];
 }
 
-/* The SAC/DAC bit and the 2-bit mode of @p kind (the inverse of the tables above). */
-static unsigned kind_compressed_bit(addr_kind_t kind)
-{
-    return (kind == ADDR_UNSPEC || addr_kind_uses_context(kind)) ? 1u : 0u;
-}
-
-static unsigned kind_mode(addr_kind_t kind)
-{
-    static const uint8_t mode[ADDR_RESERVED] = {
-        [ADDR_FULL] = 0, [ADDR_LL64] = 1,  [ADDR_LL16] = 2,  [ADDR_LL0] = 3,
-        [ADDR_UNSPEC] = 0, [ADDR_CTX64] = 1, [ADDR_CTX16] = 2, [ADDR_CTX0] = 3,
-        [ADDR_MC48] = 1, [ADDR_MC32] = 2,  [ADDR_MC8] = 3,   [ADDR_MC_CTX48] = 0,
-    };
-    return (kind < ADDR_RESERVED) ? mode[kind] : 0u;
-}
-
-static bool kind_is_multicast(addr_kind_t kind)
-{
-    return kind == ADDR_MC48 || kind == ADDR_MC32 || kind == ADDR_MC8 || kind == ADDR_MC_CTX48;
-}
+/* The SAC/DAC bit and the 2-bit mode of @p kind, as AC << 2 | mode (the
+ * inverse of the tables above; for a destination the AC bit is DAC). */
+static const uint8_t kind_bits[ADDR_RESERVED] = {
+    [ADDR_FULL] = 0, [ADDR_LL64] = 1,      [ADDR_LL16] = 2,      [ADDR_LL0] = 3,
+    [ADDR_UNSPEC] = 4, [ADDR_CTX64] = 4 | 1, [ADDR_CTX16] = 4 | 2, [ADDR_CTX0] = 4 | 3,
+    [ADDR_MC48] = 1, [ADDR_MC32] = 2,      [ADDR_MC8] = 3,       [ADDR_MC_CTX48] = 4 | 0,
+};
 
 /* Copy the first @p bits bits of @p prefix over @p addr (the context "always
  * used" for the bits it covers, §3.1.1). */
@@ -195,8 +182,9 @@ static int addr_expand(uint8_t *addr, addr_kind_t kind, const uint8_t *inl,
     return 0;
 }
 
-/* The in-line bytes of @p addr for @p kind: the inverse of addr_expand(). */
-static void addr_extract(addr_kind_t kind, const uint8_t *addr, uint8_t *inl)
+/* Write the in-line bytes of @p addr for @p kind at @p inl (the inverse of
+ * addr_expand()); returns the end of what was written. */
+static uint8_t *addr_put(addr_kind_t kind, const uint8_t *addr, uint8_t *inl)
 {
     switch (kind) {
     case ADDR_FULL:
@@ -229,6 +217,7 @@ static void addr_extract(addr_kind_t kind, const uint8_t *addr, uint8_t *inl)
     default:
         break;
     }
+    return inl + addr_inline_len[kind];
 }
 
 /* IIDs the encapsulating header gives (§3.2.2): [0] source, [1] destination. */
@@ -237,15 +226,27 @@ typedef struct {
     uint8_t iid[2][8];
 } iphc_encap_t;
 
-/* From the link-layer addresses (RFC 4944 §6, RFC 6282 §3.2.2). */
+/* The first 48 bits of the IID 0000:00ff:fe00:XXXX of a 16-bit short address (§3.2.2). */
+static const uint8_t short_iid[8] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00, 0x00, 0x00 };
+
+/* From the link-layer addresses: an EUI-64 with the U/L bit inverted (RFC
+ * 4944 §6), a short address as 0000:00ff:fe00:XXXX (RFC 6282 §3.2.2); the
+ * same IIDs as tern_ipv6_iid_from_l2addr(), written in place. */
 static void encap_from_link(iphc_encap_t *encap, const tern_iphc_link_t *link)
 {
     const tern_iphc_l2addr_t *l2[2] = { &link->src, &link->dst };
     for (size_t i = 0; i < 2; i++) {
-        tern_ipv6_addr_t tmp;
-        encap->known[i] = l2[i]->len != 0 && tern_ipv6_iid_from_l2addr(&tmp, l2[i]->u8, l2[i]->len) == 0;
-        if (encap->known[i]) {
-            memcpy(encap->iid[i], &tmp.u8[8], 8);
+        uint8_t *iid = encap->iid[i];
+        encap->known[i] = true;
+        if (l2[i]->len == 8) {
+            memcpy(iid, l2[i]->u8, 8);
+            iid[0] ^= 0x02;
+        } else if (l2[i]->len == 2) {
+            memcpy(iid, short_iid, 6);
+            iid[6] = l2[i]->u8[0];
+            iid[7] = l2[i]->u8[1];
+        } else {
+            encap->known[i] = false;
         }
     }
 }
@@ -266,11 +267,9 @@ static bool link_valid(const tern_iphc_link_t *link)
         (link->contexts == NULL && link->context_count != 0)) {
         return false;
     }
-    const uint8_t lens[2] = { link->src.len, link->dst.len };
-    for (size_t i = 0; i < 2; i++) {
-        if (lens[i] != 0 && lens[i] != 2 && lens[i] != 8) {
-            return false;
-        }
+    /* Address lengths 0, 2 and 8: bits 0, 2 and 8 of 0x105. */
+    if (link->src.len > 8 || link->dst.len > 8 || ((0x105u >> link->src.len) & (0x105u >> link->dst.len) & 1u) == 0) {
+        return false;
     }
     uint32_t ids = 0; /* identifiers of the entries in use: each at most once */
     for (size_t i = 0; i < link->context_count; i++) {
@@ -295,27 +294,27 @@ typedef struct {
 } addr_option_t;
 
 /* True if bits [@p from, @p to) of @p a and @p b are equal (bit 0: the most
- * significant bit of byte 0); true for an empty range. */
+ * significant bit of byte 0); true for an empty range. Compares the 32-bit
+ * words the range touches, and reads no other. */
 static bool bits_equal(const uint8_t *a, const uint8_t *b, unsigned from, unsigned to)
 {
-    if (from >= to) {
-        return true;
+    for (unsigned word = from / 32; word * 32 < to; word++) {
+        unsigned first = word * 32;
+        uint32_t mask = UINT32_MAX;
+        if (from > first) {
+            mask >>= from - first;
+        }
+        if (to < first + 32) {
+            mask &= ~(UINT32_MAX >> (to - first));
+        }
+        if (((tern_load32(&a[word * 4]) ^ tern_load32(&b[word * 4])) & mask) != 0) {
+            return false;
+        }
     }
-    unsigned first = from / 8;
-    unsigned last = (to - 1) / 8;
-    uint8_t head = (uint8_t)(0xFFu >> (from % 8));
-    uint8_t tail = (uint8_t)(0xFFu << (7 - (to - 1) % 8));
-    if (first == last) {
-        return ((a[first] ^ b[first]) & head & tail) == 0;
-    }
-    return ((a[first] ^ b[first]) & head) == 0 && ((a[last] ^ b[last]) & tail) == 0 &&
-           memcmp(&a[first + 1], &b[first + 1], last - first - 1) == 0;
+    return true;
 }
 
 static const uint8_t zero16[16];
-
-/* The IID 0000:00ff:fe00:XXXX of a 16-bit short address (§3.2.2): its first 48 bits. */
-static const uint8_t short_iid[8] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00, 0x00, 0x00 };
 
 static addr_option_t option(addr_kind_t kind)
 {
@@ -416,14 +415,14 @@ static size_t compress_contexts(const tern_iphc_link_t *link, uint8_t *ids)
     return count;
 }
 
-/* The shortest exact encoding of @p addr in every slot (contexts @p ids);
- * returns how many slots have one, their numbers in @p numbers (ascending). */
+/* The shortest exact encoding of @p addr in every slot (contexts @p ids;
+ * slot 0, the stateless one, filled in by the caller); returns how many
+ * slots have one, their numbers in @p numbers (ascending). */
 static size_t addr_options(addr_option_t *slots, uint8_t *numbers, const tern_iphc_link_t *link,
                            const uint8_t *ids, size_t id_count, const uint8_t *addr, bool dst,
                            const uint8_t *iid)
 {
     bool multicast = dst && addr[0] == 0xff;
-    slots[0] = addr_stateless(addr, multicast, dst, iid);
     numbers[0] = 0;
     size_t count = 1;
     for (size_t i = 0; i < id_count; i++) {
@@ -439,11 +438,79 @@ static size_t addr_options(addr_option_t *slots, uint8_t *numbers, const tern_ip
 
 /* --- compression: one IPHC header ---------------------------------------- */
 
+/* The longest IPHC header: base, CID, TF, Next Header, Hop Limit and both
+ * addresses in full (§3.1). */
+#define IPHC_HDR_MAX (2u + 1u + 4u + 1u + 1u + 16u + 16u)
+
+/*
+ * The (source, destination) slots with the fewest bytes when contexts may be
+ * used; a context other than 0 costs the CID byte (§3.1.2). Ties go to the
+ * first found: stateless before contexts, lower identifiers first. @p src and
+ * @p dst: the stateless encodings (slot 0) in, the chosen ones out.
+ */
+static void addr_pair_choose(const tern_iphc_link_t *link, const uint8_t *ids, size_t id_count, const uint8_t *ip,
+                             const iphc_encap_t *encap, addr_option_t *src_best, addr_option_t *dst_best,
+                             size_t *best_s, size_t *best_d)
+{
+    addr_option_t src[ADDR_SLOTS];
+    addr_option_t dst[ADDR_SLOTS];
+    uint8_t src_n[ADDR_SLOTS];
+    uint8_t dst_n[ADDR_SLOTS];
+    src[0] = *src_best;
+    dst[0] = *dst_best;
+    size_t src_count = addr_options(src, src_n, link, ids, id_count, &ip[8], false,
+                                    encap->known[0] ? encap->iid[0] : NULL);
+    size_t dst_count = addr_options(dst, dst_n, link, ids, id_count, &ip[24], true,
+                                    encap->known[1] ? encap->iid[1] : NULL);
+    unsigned best = ~0u;
+    *best_s = 0;
+    *best_d = 0;
+    for (size_t i = 0; i < src_count; i++) {
+        size_t s = src_n[i];
+        for (size_t j = 0; j < dst_count; j++) {
+            size_t d = dst_n[j];
+            unsigned cost = (unsigned)src[s].len + dst[d].len + ((s > 1 || d > 1) ? 1u : 0u);
+            if (cost < best) {
+                best = cost;
+                *best_s = s;
+                *best_d = d;
+            }
+        }
+    }
+    *src_best = src[*best_s];
+    *dst_best = dst[*best_d];
+}
+
 /* Emit the IPHC header for the IPv6 header at @p ip_off, with NH=1 when
  * @p nh_compressed. */
 static void iphc_emit(iphc_writer_t *w, size_t ip_off, const iphc_encap_t *encap, bool nh_compressed)
 {
     const uint8_t *ip = &w->pkt[ip_off];
+    uint8_t tmp[IPHC_HDR_MAX];
+    uint8_t *start = iphc_begin(w, tmp, sizeof(tmp));
+    uint8_t *p = start + 2;
+
+    /* Addresses: the stateless encodings, then contexts only when the link
+     * has some for compression. M=1 for every multicast destination, carried
+     * in full (DAM=00) too. */
+    bool multicast = ip[24] == 0xff;
+    addr_option_t so = addr_stateless(&ip[8], false, false, encap->known[0] ? encap->iid[0] : NULL);
+    addr_option_t dopt = addr_stateless(&ip[24], multicast, true, encap->known[1] ? encap->iid[1] : NULL);
+    size_t best_s = 0;
+    size_t best_d = 0;
+    uint8_t ids[TERN_IPHC_CONTEXT_MAX];
+    size_t id_count = compress_contexts(w->link, ids);
+    if (id_count > 0) {
+        addr_pair_choose(w->link, ids, id_count, ip, encap, &so, &dopt, &best_s, &best_d);
+    }
+    addr_kind_t sk = so.kind;
+    addr_kind_t dk = dopt.kind;
+    bool cid = best_s > 1 || best_d > 1;
+    if (cid) {
+        unsigned sci = best_s > 0 ? (unsigned)best_s - 1 : 0;
+        unsigned dci = best_d > 0 ? (unsigned)best_d - 1 : 0;
+        *p++ = (uint8_t)((sci << 4) | dci);
+    }
 
     /* Traffic class rotated to ECN|DSCP and flow label (§3.2.1). */
     uint32_t word = tern_load32(ip);
@@ -451,31 +518,28 @@ static void iphc_emit(iphc_writer_t *w, size_t ip_off, const iphc_encap_t *encap
     uint32_t flow = word & TERN_IPV6_FLOW_LABEL_MAX;
     uint8_t ecn = tc & 0x03u;
     uint8_t dscp = (uint8_t)(tc >> 2);
-    uint8_t tf_bytes[4];
-    size_t tf_len;
     unsigned tf;
-    if (tc == 0 && flow == 0) {
+    if (flow == 0) {
         tf = 3;
-        tf_len = 0;
-    } else if (flow == 0) {
-        tf = 2;
-        tf_bytes[0] = (uint8_t)((ecn << 6) | dscp);
-        tf_len = 1;
+        if (tc != 0) {
+            tf = 2;
+            *p++ = (uint8_t)((ecn << 6) | dscp);
+        }
     } else if (dscp == 0) {
         tf = 1;
-        tf_bytes[0] = (uint8_t)((ecn << 6) | (flow >> 16));
-        tf_bytes[1] = (uint8_t)(flow >> 8);
-        tf_bytes[2] = (uint8_t)flow;
-        tf_len = 3;
+        *p++ = (uint8_t)((ecn << 6) | (flow >> 16));
+        *p++ = (uint8_t)(flow >> 8);
+        *p++ = (uint8_t)flow;
     } else {
         tf = 0;
-        tf_bytes[0] = (uint8_t)((ecn << 6) | dscp);
-        tf_bytes[1] = (uint8_t)(flow >> 16);
-        tf_bytes[2] = (uint8_t)(flow >> 8);
-        tf_bytes[3] = (uint8_t)flow;
-        tf_len = 4;
+        *p++ = (uint8_t)((ecn << 6) | dscp);
+        *p++ = (uint8_t)(flow >> 16);
+        *p++ = (uint8_t)(flow >> 8);
+        *p++ = (uint8_t)flow;
     }
-
+    if (!nh_compressed) {
+        *p++ = ip[6];
+    }
     unsigned hlim;
     switch (ip[7]) {
     case 1:
@@ -489,66 +553,16 @@ static void iphc_emit(iphc_writer_t *w, size_t ip_off, const iphc_encap_t *encap
         break;
     default:
         hlim = 0;
+        *p++ = ip[7];
         break;
     }
+    p = addr_put(sk, &ip[8], p);
+    p = addr_put(dk, &ip[24], p);
 
-    /* The (source, destination) pair with the fewest bytes; a context other
-     * than 0 costs the CID byte (§3.1.2). Ties go to the first found:
-     * stateless before contexts, lower identifiers first. */
-    addr_option_t src[ADDR_SLOTS];
-    addr_option_t dst[ADDR_SLOTS];
-    uint8_t src_n[ADDR_SLOTS];
-    uint8_t dst_n[ADDR_SLOTS];
-    uint8_t ids[TERN_IPHC_CONTEXT_MAX];
-    size_t id_count = compress_contexts(w->link, ids);
-    size_t src_count = addr_options(src, src_n, w->link, ids, id_count, &ip[8], false,
-                                    encap->known[0] ? encap->iid[0] : NULL);
-    size_t dst_count = addr_options(dst, dst_n, w->link, ids, id_count, &ip[24], true,
-                                    encap->known[1] ? encap->iid[1] : NULL);
-    unsigned best = ~0u;
-    size_t best_s = 0;
-    size_t best_d = 0;
-    for (size_t i = 0; i < src_count; i++) {
-        size_t s = src_n[i];
-        for (size_t j = 0; j < dst_count; j++) {
-            size_t d = dst_n[j];
-            unsigned cost = (unsigned)src[s].len + dst[d].len + ((s > 1 || d > 1) ? 1u : 0u);
-            if (cost < best) {
-                best = cost;
-                best_s = s;
-                best_d = d;
-            }
-        }
-    }
-    /* Slot 0 of both always holds ADDR_FULL at least. */
-    addr_kind_t sk = src[best_s].kind;
-    addr_kind_t dk = dst[best_d].kind;
-    bool cid = best_s > 1 || best_d > 1;
-    /* M=1 for every multicast destination, carried in full (DAM=00) too. */
-    bool multicast = kind_is_multicast(dk) || ip[24] == 0xff;
-
-    iphc_put8(w, (uint8_t)(TERN_IPHC_DISPATCH | (tf << 3) | ((nh_compressed ? 1u : 0u) << 2) | hlim));
-    iphc_put8(w, (uint8_t)(((cid ? 1u : 0u) << 7) | (kind_compressed_bit(sk) << 6) | (kind_mode(sk) << 4) |
-                           ((multicast ? 1u : 0u) << 3) |
-                           ((addr_kind_uses_context(dk) ? 1u : 0u) << 2) |
-                           kind_mode(dk)));
-    if (cid) {
-        unsigned sci = best_s > 0 ? (unsigned)best_s - 1 : 0;
-        unsigned dci = best_d > 0 ? (unsigned)best_d - 1 : 0;
-        iphc_put8(w, (uint8_t)((sci << 4) | dci));
-    }
-    iphc_put(w, tf_bytes, tf_len);
-    if (!nh_compressed) {
-        iphc_put8(w, ip[6]);
-    }
-    if (hlim == 0) {
-        iphc_put8(w, ip[7]);
-    }
-    uint8_t inl[16];
-    addr_extract(sk, &ip[8], inl);
-    iphc_put(w, inl, addr_inline_len[sk]);
-    addr_extract(dk, &ip[24], inl);
-    iphc_put(w, inl, addr_inline_len[dk]);
+    start[0] = (uint8_t)(TERN_IPHC_DISPATCH | (tf << 3) | ((nh_compressed ? 1u : 0u) << 2) | hlim);
+    start[1] = (uint8_t)(((cid ? 1u : 0u) << 7) | ((unsigned)kind_bits[sk] << 4) | ((multicast ? 1u : 0u) << 3) |
+                         kind_bits[dk]);
+    iphc_commit(w, tmp, start, p);
 }
 
 /* --- compression: the chain ---------------------------------------------- */

@@ -57,6 +57,27 @@ static inline void iphc_put(iphc_writer_t *w, const uint8_t *src, size_t n)
     w->pos += n;
 }
 
+/**
+ * Where the next at most @p max bytes go: straight into @ref out when they
+ * fit there, else into the caller's @p tmp (then iphc_commit() appends what
+ * fits).
+ */
+static inline uint8_t *iphc_begin(iphc_writer_t *w, uint8_t *tmp, size_t max)
+{
+    return (w->out != NULL && w->pos <= w->out_len && w->out_len - w->pos >= max) ? &w->out[w->pos] : tmp;
+}
+
+/** Append the bytes [@p start, @p end) written at what iphc_begin() gave. */
+static inline void iphc_commit(iphc_writer_t *w, const uint8_t *tmp, const uint8_t *start, const uint8_t *end)
+{
+    size_t n = (size_t)(end - start);
+    if (start == tmp) {
+        iphc_put(w, tmp, n);
+    } else {
+        w->pos += n;
+    }
+}
+
 /** Append one byte. */
 static inline void iphc_put8(iphc_writer_t *w, uint8_t byte)
 {

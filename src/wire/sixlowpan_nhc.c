@@ -161,25 +161,33 @@ void tern_nhc_udp_emit(iphc_writer_t *w, size_t off)
     const uint8_t *udp = &w->pkt[off];
     uint16_t src = tern_load16(&udp[0]);
     uint16_t dst = tern_load16(&udp[2]);
+    uint8_t tmp[1 + 4 + 2]; /* identifier, ports in full, checksum */
+    uint8_t *start = iphc_begin(w, tmp, sizeof(tmp));
+    uint8_t *p = start;
     /* §4.3.3: P=11 when both ports are 0xF0Bx, else 8 bits of a 0xF0xx port.
      * C=0: the checksum is always carried (§4.3.2 allows eliding it only
      * with the upper layer's authorization, which Tern never gives). */
     if ((src & 0xFFF0u) == 0xF0B0u && (dst & 0xFFF0u) == 0xF0B0u) {
-        iphc_put8(w, NHC_UDP_ID | 3u);
-        iphc_put8(w, (uint8_t)(((src & 0x0Fu) << 4) | (dst & 0x0Fu)));
+        *p++ = NHC_UDP_ID | 3u;
+        *p++ = (uint8_t)(((src & 0x0Fu) << 4) | (dst & 0x0Fu));
     } else if ((dst & 0xFF00u) == 0xF000u) {
-        iphc_put8(w, NHC_UDP_ID | 1u);
-        iphc_put(w, &udp[0], 2);
-        iphc_put8(w, udp[3]);
+        *p++ = NHC_UDP_ID | 1u;
+        *p++ = udp[0];
+        *p++ = udp[1];
+        *p++ = udp[3];
     } else if ((src & 0xFF00u) == 0xF000u) {
-        iphc_put8(w, NHC_UDP_ID | 2u);
-        iphc_put8(w, udp[1]);
-        iphc_put(w, &udp[2], 2);
+        *p++ = NHC_UDP_ID | 2u;
+        *p++ = udp[1];
+        *p++ = udp[2];
+        *p++ = udp[3];
     } else {
-        iphc_put8(w, NHC_UDP_ID);
-        iphc_put(w, &udp[0], 4);
+        *p++ = NHC_UDP_ID;
+        memcpy(p, &udp[0], 4);
+        p += 4;
     }
-    iphc_put(w, &udp[6], 2);
+    *p++ = udp[6];
+    *p++ = udp[7];
+    iphc_commit(w, tmp, start, p);
 }
 
 int tern_nhc_udp_decode(iphc_reader_t *r, uint8_t id)
