@@ -866,12 +866,17 @@ int tern_iphc_decompress(const tern_iphc_link_t *link, const uint8_t *in, size_t
         return -EINVAL;
     }
     iphc_reader_t r;
-    memset(&r, 0, sizeof(r));
     r.link = link;
     r.in = in;
     r.in_len = in_len;
+    r.in_pos = 0;
     r.out = out;
     r.out_len = out_len;
+    r.out_pos = 0;
+    r.nhc = 0;
+    r.ip_count = 0;   /* ip_off[] is written before it is read */
+    r.udp = false;
+    r.udp_off = 0;
     int res = decompress_run(&r);
     if (res < 0) {
         return res;
