@@ -452,6 +452,25 @@ static void addr_pair_choose(const tern_iphc_link_t *link, const uint8_t *ids, s
                              const iphc_encap_t *encap, addr_option_t *src_best, addr_option_t *dst_best,
                              size_t *best_s, size_t *best_d)
 {
+    *best_s = 0;
+    *best_d = 0;
+    if (id_count == 1 && link->contexts[ids[0]].id == 0) {
+        /* Context 0 alone (the usual case, RFC 6775 §4.2): no choice costs
+         * the CID byte, so each address takes its shortest encoding on its
+         * own, a tie to the stateless one (what the search below finds). */
+        const tern_iphc_context_t *ctx = &link->contexts[ids[0]];
+        addr_option_t o = addr_stateful(&ip[8], false, ctx, encap->known[0] ? encap->iid[0] : NULL);
+        if (o.len < src_best->len) { /* ADDR_NONE: never */
+            *src_best = o;
+            *best_s = 1;
+        }
+        o = addr_stateful(&ip[24], ip[24] == 0xff, ctx, encap->known[1] ? encap->iid[1] : NULL);
+        if (o.len < dst_best->len) {
+            *dst_best = o;
+            *best_d = 1;
+        }
+        return;
+    }
     addr_option_t src[ADDR_SLOTS];
     addr_option_t dst[ADDR_SLOTS];
     uint8_t src_n[ADDR_SLOTS];
@@ -463,8 +482,6 @@ static void addr_pair_choose(const tern_iphc_link_t *link, const uint8_t *ids, s
     size_t dst_count = addr_options(dst, dst_n, link, ids, id_count, &ip[24], true,
                                     encap->known[1] ? encap->iid[1] : NULL);
     unsigned best = ~0u;
-    *best_s = 0;
-    *best_d = 0;
     for (size_t i = 0; i < src_count; i++) {
         size_t s = src_n[i];
         for (size_t j = 0; j < dst_count; j++) {
