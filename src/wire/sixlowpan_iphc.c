@@ -57,7 +57,8 @@ static const uint8_t addr_inline_len[ADDR_RESERVED] = {
 
 static bool addr_kind_uses_context(addr_kind_t kind)
 {
-    return kind == ADDR_CTX64 || kind == ADDR_CTX16 || kind == ADDR_CTX0 || kind == ADDR_MC_CTX48;
+    static const uint32_t kinds = (1u << ADDR_CTX64) | (1u << ADDR_CTX16) | (1u << ADDR_CTX0) | (1u << ADDR_MC_CTX48);
+    return ((kinds >> kind) & 1u) != 0;
 }
 
 /* The source address kind of SAC/SAM. */
@@ -112,7 +113,7 @@ static void iid_from_16(uint8_t *addr, const uint8_t *inl)
 
 /*
  * Expand an address of @p kind from its in-line bytes @p inl.
- * @p ctx: the context (kinds that use one); @p iid: the IID the encapsulating
+ * @p ctx: the context (kinds that use one), else NULL; @p iid: the IID the encapsulating
  * header gives, NULL when unknown.
  * Returns 0, -EADDRNOTAVAIL (IID needed but unknown) or -EPROTO (an RFC 3306
  * context longer than 64 bits).
@@ -174,7 +175,7 @@ static int addr_expand(uint8_t *addr, addr_kind_t kind, const uint8_t *inl,
     default:
         return -EPROTO;
     }
-    if (addr_kind_uses_context(kind)) {
+    if (ctx != NULL) {
         overlay_prefix(addr, ctx->prefix.u8, ctx->prefix_len);
     } else {
         memcpy(addr, link_local, sizeof(link_local));
