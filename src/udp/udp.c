@@ -129,10 +129,9 @@ static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
          * never fails. */
         (void)tern_pktbuf_realloc_data(pb, pkt, repr.length);
     }
-    /* The pseudo-header's addresses straight from the IPv6 header (RFC 8200 §8.1). */
-    uint32_t pseudo = 0;
-    if (tern_ipv6_pseudo_sum(ip_snip->data, ip_snip->size, repr.length, TERN_IPV6_NH_UDP, &pseudo) < 0 ||
-        tern_udp_checksum_verify_sum(&repr, pseudo, pkt->data, pkt->size) < 0) {
+    /* The pseudo-header's addresses straight from the IPv6 header, summed
+     * with the datagram in one accumulation (RFC 8200 §8.1). */
+    if (tern_udp_checksum_verify_bytes(&repr, ip_snip->data, ip_snip->size, pkt->data, pkt->size) < 0) {
         udp_count(udp, TERN_UDP_RX_BAD_CHECKSUM);
         tern_pktbuf_release(pb, pkt);
         return;

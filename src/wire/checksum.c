@@ -157,6 +157,16 @@ uint32_t tern_checksum_ipv6_pseudo(uint32_t sum, const tern_ipv6_addr_t *src,
     return fold(from_acc(acc) + (len >> 16) + (len & 0xffffu) + next_header);
 }
 
+uint32_t tern_checksum_ipv6_upper(const void *addrs, const void *upper, size_t upper_len, uint8_t next_header)
+{
+    /* RFC 8200 §8.1: the 32-bit length, three zero bytes and the next
+     * header start the sum; the addresses (32 bytes, even length) and the
+     * upper-layer bytes follow in the same accumulator, folded once. */
+    uint32_t start = (uint32_t)(upper_len >> 16) + (uint32_t)(upper_len & 0xffffu) + next_header;
+    uint64_t acc = sum_words(to_acc(start), addrs, 32);
+    return from_acc(sum_words(acc, upper, upper_len));
+}
+
 uint16_t tern_checksum_finish(uint32_t sum)
 {
     return (uint16_t)~fold(sum);

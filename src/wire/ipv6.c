@@ -49,19 +49,18 @@ int tern_ipv6_check_len(const tern_ipv6_repr_t *repr, size_t len)
     return repr->payload_len;
 }
 
-int tern_ipv6_pseudo_sum(const uint8_t *buf, size_t len, uint32_t upper_len, uint8_t next_header,
-                         uint32_t *sum)
+int tern_ipv6_upper_sum(const uint8_t *buf, size_t len, const void *upper, size_t upper_len, uint8_t next_header,
+                        uint32_t *sum)
 {
-    if (buf == NULL || sum == NULL) {
+    if (buf == NULL || sum == NULL || (upper == NULL && upper_len != 0)) {
         return -EINVAL;
     }
     if (len < TERN_IPV6_HDR_LEN) {
         return -EBADMSG;
     }
     /* Source and destination are adjacent in the header (§3), as in the
-     * pseudo-header; then the 32-bit length, three zero bytes, next header. */
-    uint32_t s = tern_checksum_add(0, &buf[8], 32);
-    *sum = s + (upper_len >> 16) + (upper_len & 0xffffu) + next_header;
+     * pseudo-header. */
+    *sum = tern_checksum_ipv6_upper(&buf[8], upper, upper_len, next_header);
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "tern/wire/bytes.h"
+#include "tern/wire/ipv6.h"
 #include "tern/wire/udp.h"
 
 /* IANA protocol number of UDP, the pseudo-header's Next Header. */
@@ -102,14 +103,19 @@ int tern_udp_checksum_verify(const tern_udp_repr_t *repr, const tern_ipv6_addr_t
     return tern_checksum_finish(sum) == 0 ? 0 : -EBADMSG;
 }
 
-int tern_udp_checksum_verify_sum(const tern_udp_repr_t *repr, uint32_t pseudo, const void *data, size_t len)
+int tern_udp_checksum_verify_bytes(const tern_udp_repr_t *repr, const uint8_t *ip, size_t ip_len, const void *data,
+                                   size_t len)
 {
-    if (repr == NULL || (data == NULL && len != 0)) {
+    if (repr == NULL || ip == NULL || (data == NULL && len != 0)) {
         return -EINVAL;
     }
     /* RFC 8200 §8.1: over IPv6 the UDP checksum is mandatory; 0 is discarded. */
     if (repr->checksum == 0 || len != repr->length) {
         return -EBADMSG;
     }
-    return tern_checksum_finish(tern_checksum_add(pseudo, data, len)) == 0 ? 0 : -EBADMSG;
+    uint32_t sum = 0;
+    if (tern_ipv6_upper_sum(ip, ip_len, data, len, NEXT_HEADER_UDP, &sum) < 0) {
+        return -EBADMSG;
+    }
+    return tern_checksum_finish(sum) == 0 ? 0 : -EBADMSG;
 }

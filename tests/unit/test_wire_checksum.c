@@ -146,6 +146,48 @@ static void test_tern_checksum_ipv6_pseudo__all_ones_carries_into_the_data_sum(v
     }
 }
 
+/* The pseudo-header and the upper-layer bytes in one accumulation equal the
+ * reference over [addresses, length, zeros, next header, upper...] as bytes:
+ * every length 0..300 (odd ones padded), odd start addresses, random bytes
+ * and all ones (end-around carries from the addresses into the data). */
+static void test_tern_checksum_ipv6_upper__matches_reference(void **state)
+{
+    (void)state;
+    static uint8_t bytes[40 + 300];
+    static uint8_t upper[1 + 300];
+    for (unsigned pattern = 0; pattern < 2; pattern++) {
+        uint32_t x = 0x9e3779b9u;
+        for (size_t i = 0; i < sizeof(upper); i++) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            upper[i] = (pattern == 0) ? (uint8_t)x : 0xffu;
+        }
+        uint8_t addrs[1 + 32];
+        for (size_t i = 0; i < sizeof(addrs); i++) {
+            addrs[i] = (pattern == 0) ? (uint8_t)(0x20u + 7u * i) : 0xffu;
+        }
+        for (size_t len = 0; len <= 300; len++) {
+            for (size_t off = 0; off < 2; off++) {
+                memcpy(bytes, addrs + off, 32);
+                const uint8_t tail[8] = { 0, 0, (uint8_t)(len >> 8), (uint8_t)len, 0, 0, 0, 17 };
+                memcpy(bytes + 32, tail, 8);
+                memcpy(bytes + 40, upper + off, len);
+                assert_int_equal(tern_checksum_finish(tern_checksum_ipv6_upper(addrs + off, upper + off, len, 17)),
+                                 reference(bytes, 40 + len));
+            }
+        }
+    }
+    /* no upper-layer bytes */
+    const tern_ipv6_addr_t src = { { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 } };
+    const tern_ipv6_addr_t dst = { { 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x16 } };
+    uint8_t both[32];
+    memcpy(both, src.u8, 16);
+    memcpy(both + 16, dst.u8, 16);
+    assert_int_equal(tern_checksum_finish(tern_checksum_ipv6_upper(both, NULL, 0, 58)),
+                     tern_checksum_finish(tern_checksum_ipv6_pseudo(0, &src, &dst, 0, 58)));
+}
+
 static void test_tern_checksum_finish__golden_udp(void **state)
 {
     (void)state;
@@ -221,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_tern_checksum_add_spans__even_spans_carry),
         cmocka_unit_test(test_tern_checksum_ipv6_pseudo__layout),
         cmocka_unit_test(test_tern_checksum_ipv6_pseudo__all_ones_carries_into_the_data_sum),
+        cmocka_unit_test(test_tern_checksum_ipv6_upper__matches_reference),
         cmocka_unit_test(test_tern_checksum_finish__golden_udp),
         cmocka_unit_test(test_tern_checksum_finish__folds),
     };

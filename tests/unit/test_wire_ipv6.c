@@ -707,7 +707,7 @@ static void test_tern_ipv6_routing_emit__errors(void **state)
     assert_int_equal(big[1], 255);
 }
 
-static void test_tern_ipv6_pseudo_sum__as_from_the_addresses(void **state)
+static void test_tern_ipv6_upper_sum__as_from_the_addresses(void **state)
 {
     (void)state;
     const tern_ipv6_repr_t ip = {
@@ -719,25 +719,33 @@ static void test_tern_ipv6_pseudo_sum__as_from_the_addresses(void **state)
     uint8_t hdr[TERN_IPV6_HDR_LEN + 3];
     memset(hdr, 0xee, sizeof(hdr));
     assert_int_equal(tern_ipv6_emit(&ip, hdr, sizeof(hdr)), TERN_IPV6_HDR_LEN);
+    static uint8_t upper[0x12345];
+    for (size_t i = 0; i < sizeof(upper); i++) {
+        upper[i] = (uint8_t)(i * 37u + 11u);
+    }
     /* lengths above 16 bits too: the pseudo-header's length field has 32 */
     const uint32_t lengths[] = { 0, 17, 0xffff, 0x12345 };
     for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
         uint32_t sum = 0xdead;
-        assert_int_equal(tern_ipv6_pseudo_sum(hdr, sizeof(hdr), lengths[i], 58, &sum), 0);
+        assert_int_equal(tern_ipv6_upper_sum(hdr, sizeof(hdr), upper, lengths[i], 58, &sum), 0);
         uint32_t expected = tern_checksum_ipv6_pseudo(0, &ip.src, &ip.dst, lengths[i], 58);
+        expected = tern_checksum_add(expected, upper, lengths[i]);
         assert_int_equal(tern_checksum_finish(sum), tern_checksum_finish(expected));
     }
 }
 
-static void test_tern_ipv6_pseudo_sum__errors(void **state)
+static void test_tern_ipv6_upper_sum__errors(void **state)
 {
     (void)state;
     uint8_t hdr[TERN_IPV6_HDR_LEN] = { 0x60 };
+    uint8_t upper[8] = { 0 };
     uint32_t sum = 7;
-    assert_int_equal(tern_ipv6_pseudo_sum(hdr, TERN_IPV6_HDR_LEN - 1, 8, 17, &sum), -EBADMSG);
-    assert_int_equal(tern_ipv6_pseudo_sum(NULL, TERN_IPV6_HDR_LEN, 8, 17, &sum), -EINVAL);
-    assert_int_equal(tern_ipv6_pseudo_sum(hdr, TERN_IPV6_HDR_LEN, 8, 17, NULL), -EINVAL);
+    assert_int_equal(tern_ipv6_upper_sum(hdr, TERN_IPV6_HDR_LEN - 1, upper, 8, 17, &sum), -EBADMSG);
+    assert_int_equal(tern_ipv6_upper_sum(NULL, TERN_IPV6_HDR_LEN, upper, 8, 17, &sum), -EINVAL);
+    assert_int_equal(tern_ipv6_upper_sum(hdr, TERN_IPV6_HDR_LEN, upper, 8, 17, NULL), -EINVAL);
+    assert_int_equal(tern_ipv6_upper_sum(hdr, TERN_IPV6_HDR_LEN, NULL, 8, 17, &sum), -EINVAL);
     assert_int_equal(sum, 7); /* unchanged */
+    assert_int_equal(tern_ipv6_upper_sum(hdr, TERN_IPV6_HDR_LEN, NULL, 0, 17, &sum), 0);
 }
 
 int main(void)
@@ -749,8 +757,8 @@ int main(void)
         cmocka_unit_test(test_tern_ipv6_parse__wrong_version),
         cmocka_unit_test(test_tern_ipv6_parse__null),
         cmocka_unit_test(test_tern_ipv6_check_len__payload_vs_buffer),
-        cmocka_unit_test(test_tern_ipv6_pseudo_sum__as_from_the_addresses),
-        cmocka_unit_test(test_tern_ipv6_pseudo_sum__errors),
+        cmocka_unit_test(test_tern_ipv6_upper_sum__as_from_the_addresses),
+        cmocka_unit_test(test_tern_ipv6_upper_sum__errors),
         cmocka_unit_test(test_tern_ipv6_emit__golden),
         cmocka_unit_test(test_tern_ipv6_emit__errors),
         cmocka_unit_test(test_tern_ipv6_emit__round_trip),

@@ -261,56 +261,60 @@ static void test_tern_udp_checksum_verify__null(void **state)
     assert_int_equal(tern_udp_checksum_verify(&udp, &ll1, &ll2, NULL, 1), -EINVAL);
 }
 
-/* The IPv6 header of a datagram from @p src to @p dst, and its pseudo-header sum. */
-static uint32_t pseudo_of(const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst, uint16_t length)
+/* The IPv6 header of a datagram of @p length bytes from @p src to @p dst, into @p hdr. */
+static const uint8_t *ip_of(uint8_t hdr[TERN_IPV6_HDR_LEN], const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst,
+                            uint16_t length)
 {
     const tern_ipv6_repr_t ip = { .payload_len = length, .next_header = TERN_IPV6_NH_UDP, .hop_limit = 64,
                                   .src = *src, .dst = *dst };
-    uint8_t hdr[TERN_IPV6_HDR_LEN];
-    assert_int_equal(tern_ipv6_emit(&ip, hdr, sizeof(hdr)), TERN_IPV6_HDR_LEN);
-    uint32_t sum = 0;
-    assert_int_equal(tern_ipv6_pseudo_sum(hdr, sizeof(hdr), length, TERN_IPV6_NH_UDP, &sum), 0);
-    return sum;
+    assert_int_equal(tern_ipv6_emit(&ip, hdr, TERN_IPV6_HDR_LEN), TERN_IPV6_HDR_LEN);
+    return hdr;
 }
 
-static void test_tern_udp_checksum_verify_sum__golden(void **state)
+static void test_tern_udp_checksum_verify_bytes__golden(void **state)
 {
     (void)state;
     tern_udp_repr_t udp;
+    uint8_t ip[TERN_IPV6_HDR_LEN];
     assert_int_equal(tern_udp_parse(&udp, coap_datagram, sizeof(coap_datagram)), 8);
-    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo_of(&ll1, &ll2, udp.length), coap_datagram,
-                                                  sizeof(coap_datagram)), 0);
+    assert_int_equal(tern_udp_checksum_verify_bytes(&udp, ip_of(ip, &ll1, &ll2, udp.length), TERN_IPV6_HDR_LEN,
+                                                    coap_datagram, sizeof(coap_datagram)), 0);
     assert_int_equal(tern_udp_parse(&udp, echo_datagram, sizeof(echo_datagram)), 8);
-    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo_of(&doc1, &doc2, udp.length), echo_datagram,
-                                                  sizeof(echo_datagram)), 0);
+    assert_int_equal(tern_udp_checksum_verify_bytes(&udp, ip_of(ip, &doc1, &doc2, udp.length), TERN_IPV6_HDR_LEN,
+                                                    echo_datagram, sizeof(echo_datagram)), 0);
     assert_int_equal(tern_udp_parse(&udp, zero_sum_datagram, sizeof(zero_sum_datagram)), 8);
-    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo_of(&doc1, &doc2, udp.length), zero_sum_datagram,
-                                                  sizeof(zero_sum_datagram)), 0);
+    assert_int_equal(tern_udp_checksum_verify_bytes(&udp, ip_of(ip, &doc1, &doc2, udp.length), TERN_IPV6_HDR_LEN,
+                                                    zero_sum_datagram, sizeof(zero_sum_datagram)), 0);
 }
 
-static void test_tern_udp_checksum_verify_sum__rejects(void **state)
+static void test_tern_udp_checksum_verify_bytes__rejects(void **state)
 {
     (void)state;
     tern_udp_repr_t udp;
+    uint8_t ip[TERN_IPV6_HDR_LEN];
     assert_int_equal(tern_udp_parse(&udp, coap_datagram, sizeof(coap_datagram)), 8);
     /* the pseudo-header of other addresses */
-    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo_of(&ll2, &ll2, udp.length), coap_datagram,
-                                                  sizeof(coap_datagram)), -EBADMSG);
-    uint32_t pseudo = pseudo_of(&ll1, &ll2, udp.length);
+    assert_int_equal(tern_udp_checksum_verify_bytes(&udp, ip_of(ip, &ll2, &ll2, udp.length), TERN_IPV6_HDR_LEN,
+                                                    coap_datagram, sizeof(coap_datagram)), -EBADMSG);
+    (void)ip_of(ip, &ll1, &ll2, udp.length);
     /* one payload bit */
     uint8_t buf[sizeof(coap_datagram)];
     memcpy(buf, coap_datagram, sizeof(buf));
     buf[16] ^= 0x01;
-    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo, buf, sizeof(buf)), -EBADMSG);
+    assert_int_equal(tern_udp_checksum_verify_bytes(&udp, ip, sizeof(ip), buf, sizeof(buf)), -EBADMSG);
     /* not exactly Length bytes */
-    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo, coap_datagram, 16), -EBADMSG);
+    assert_int_equal(tern_udp_checksum_verify_bytes(&udp, ip, sizeof(ip), coap_datagram, 16), -EBADMSG);
+    /* an IPv6 header too short */
+    assert_int_equal(tern_udp_checksum_verify_bytes(&udp, ip, sizeof(ip) - 1, coap_datagram, sizeof(coap_datagram)),
+                     -EBADMSG);
     /* RFC 8200 §8.1: checksum 0 */
     memcpy(buf, coap_datagram, sizeof(buf));
     buf[6] = buf[7] = 0;
     assert_int_equal(tern_udp_parse(&udp, buf, sizeof(buf)), 8);
-    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo, buf, sizeof(buf)), -EBADMSG);
-    assert_int_equal(tern_udp_checksum_verify_sum(NULL, pseudo, buf, sizeof(buf)), -EINVAL);
-    assert_int_equal(tern_udp_checksum_verify_sum(&udp, pseudo, NULL, 17), -EINVAL);
+    assert_int_equal(tern_udp_checksum_verify_bytes(&udp, ip, sizeof(ip), buf, sizeof(buf)), -EBADMSG);
+    assert_int_equal(tern_udp_checksum_verify_bytes(NULL, ip, sizeof(ip), buf, sizeof(buf)), -EINVAL);
+    assert_int_equal(tern_udp_checksum_verify_bytes(&udp, NULL, sizeof(ip), buf, sizeof(buf)), -EINVAL);
+    assert_int_equal(tern_udp_checksum_verify_bytes(&udp, ip, sizeof(ip), NULL, 17), -EINVAL);
 }
 
 int main(void)
@@ -332,8 +336,8 @@ int main(void)
         cmocka_unit_test(test_tern_udp_checksum_verify__zero_checksum_rejected),
         cmocka_unit_test(test_tern_udp_checksum_verify__spans_not_matching_length),
         cmocka_unit_test(test_tern_udp_checksum_verify__null),
-        cmocka_unit_test(test_tern_udp_checksum_verify_sum__golden),
-        cmocka_unit_test(test_tern_udp_checksum_verify_sum__rejects),
+        cmocka_unit_test(test_tern_udp_checksum_verify_bytes__golden),
+        cmocka_unit_test(test_tern_udp_checksum_verify_bytes__rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,6 +59,19 @@ uint32_t tern_checksum_add_at(uint32_t sum, const void *data, size_t len, size_t
 uint32_t tern_checksum_ipv6_pseudo(uint32_t sum, const tern_ipv6_addr_t *src,
                                    const tern_ipv6_addr_t *dst, uint32_t len, uint8_t next_header);
 
+/**
+ * The sum of an upper-layer packet and its IPv6 pseudo-header, in one
+ * accumulation (folded once): the 32 bytes at @p addrs (source then
+ * destination address, as they follow each other in the IPv6 header), the
+ * length @p upper_len, three zero bytes, @p next_header, then the
+ * @p upper_len bytes at @p upper (as from an even offset).
+ * @param[in] upper  may be NULL when @p upper_len is 0
+ * @return the running sum, folded to 16 bits (tern_checksum_finish() gives 0
+ *         for a received packet whose checksum is correct)
+ * @see RFC 8200 §8.1
+ */
+uint32_t tern_checksum_ipv6_upper(const void *addrs, const void *upper, size_t upper_len, uint8_t next_header);
+
 /** One span of a scatter list (e.g. the snips of a packet). */
 typedef struct {
     const void *data; /**< may be NULL when @ref len is 0 */

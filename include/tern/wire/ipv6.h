@@ -97,17 +97,21 @@ int tern_ipv6_parse(tern_ipv6_repr_t *repr, const uint8_t *buf, size_t len);
 int tern_ipv6_check_len(const tern_ipv6_repr_t *repr, size_t len);
 
 /**
- * The pseudo-header of an upper-layer checksum (RFC 8200 §8.1), read straight
- * from the fixed header at @p buf: its source and destination addresses (the
- * 32 bytes from offset 8 on, one span), @p upper_len and @p next_header. For
- * the receive path, where the header is in a buffer already and a repr would
- * copy the addresses only to sum them.
- * @param[out] sum  the partial sum to go on with (tern_checksum_add()); unchanged on error
+ * The checksum sum of a received upper-layer packet (RFC 8200 §8.1): its
+ * pseudo-header, read straight from the fixed header at @p buf (source and
+ * destination, the 32 bytes from offset 8 on, one span; @p upper_len;
+ * @p next_header), and the @p upper_len bytes at @p upper, added in one
+ * accumulation. For the receive path, where the header is in a buffer
+ * already and a repr would copy the addresses only to sum them.
+ * @param[in]  upper  the upper-layer header and payload, with its checksum
+ *                    field as received; may be NULL when @p upper_len is 0
+ * @param[out] sum    the running sum (tern_checksum_finish() gives 0 when the
+ *                    checksum is correct); unchanged on error
  * @return 0; -EBADMSG if @p len < 40; -EINVAL for a NULL pointer.
  * @see RFC 8200 §8.1
  */
-int tern_ipv6_pseudo_sum(const uint8_t *buf, size_t len, uint32_t upper_len, uint8_t next_header,
-                         uint32_t *sum);
+int tern_ipv6_upper_sum(const uint8_t *buf, size_t len, const void *upper, size_t upper_len, uint8_t next_header,
+                        uint32_t *sum);
 
 /** Bytes tern_ipv6_emit() writes: always TERN_IPV6_HDR_LEN. */
 size_t tern_ipv6_len(const tern_ipv6_repr_t *repr);

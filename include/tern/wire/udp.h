@@ -85,14 +85,16 @@ int tern_udp_checksum_verify(const tern_udp_repr_t *repr, const tern_ipv6_addr_t
 
 /**
  * Verify the checksum of a received datagram of @p len bytes at @p data
- * (header, checksum field as received, payload; exactly repr->length bytes),
- * given the sum of its pseudo-header @p pseudo (tern_ipv6_pseudo_sum() with
- * repr->length and Next Header 17): tern_udp_checksum_verify() for a
- * datagram in one buffer whose IPv6 header is at hand in bytes.
+ * (header, checksum field as received, payload; exactly repr->length bytes)
+ * that came in the IPv6 packet whose fixed header is the @p ip_len bytes at
+ * @p ip (tern_ipv6_upper_sum(): its pseudo-header and the datagram in one
+ * accumulation): tern_udp_checksum_verify() for a datagram in one buffer
+ * whose IPv6 header is at hand in bytes.
  * @return 0 when valid; -EBADMSG when the checksum is 0 (invalid over IPv6,
- *         RFC 8200 §8.1), @p len is not repr->length, or the sum does not
- *         verify; -EINVAL for a NULL pointer.
+ *         RFC 8200 §8.1), @p len is not repr->length, @p ip_len < 40, or the
+ *         sum does not verify; -EINVAL for a NULL pointer.
  */
-int tern_udp_checksum_verify_sum(const tern_udp_repr_t *repr, uint32_t pseudo, const void *data, size_t len);
+int tern_udp_checksum_verify_bytes(const tern_udp_repr_t *repr, const uint8_t *ip, size_t ip_len, const void *data,
+                                   size_t len);
 
 #endif /* TERN_WIRE_UDP_H */
