@@ -307,15 +307,21 @@ bool sock_addresses_wanted(const tern_ipv6_addr_t *bound, uint16_t bound_netif, 
     return connected == NULL || tern_ipv6_addr_is_unspecified(connected) || tern_ipv6_addr_equal(connected, src);
 }
 
-int sock_received_ipv6(tern_pkt_t *pkt, tern_ipv6_repr_t *ip, uint16_t *in)
+const uint8_t *sock_received_ipv6_hdr(tern_pkt_t *pkt, uint16_t *in)
 {
     tern_pkt_t *snip = tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
-    if (snip == NULL || tern_ipv6_parse(ip, snip->data, snip->size) < 0) {
-        return -EINVAL;
+    if (snip == NULL || snip->size < TERN_IPV6_HDR_LEN) {
+        return NULL;
     }
     const tern_netif_hdr_t *nh = tern_netif_hdr_get(snip->next);
     *in = (nh != NULL) ? nh->if_index : 0u;
-    return 0;
+    return snip->data;
+}
+
+int sock_received_ipv6(tern_pkt_t *pkt, tern_ipv6_repr_t *ip, uint16_t *in)
+{
+    const uint8_t *hdr = sock_received_ipv6_hdr(pkt, in);
+    return (hdr == NULL || tern_ipv6_parse(ip, hdr, TERN_IPV6_HDR_LEN) < 0) ? -EINVAL : 0;
 }
 
 /* ------------------------------------------------------------ send */

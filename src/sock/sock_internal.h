@@ -132,6 +132,16 @@ bool sock_addresses_wanted(const tern_ipv6_addr_t *bound, uint16_t bound_netif, 
                            const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst, uint16_t in);
 
 /**
+ * The IPv6 header bytes of a received packet (its IPV6 snip, at least
+ * TERN_IPV6_HDR_LEN bytes: the IPv6 module checked them), and the interface
+ * it came in on (0 if it has no interface header), for reading fields in
+ * place. @p pkt may be any snip of the packet before its IPV6 snip: the list
+ * is walked from there, once.
+ * @return the header; NULL when there is no IPV6 snip of 40 bytes or more.
+ */
+const uint8_t *sock_received_ipv6_hdr(tern_pkt_t *pkt, uint16_t *in);
+
+/**
  * The IPv6 header of a received packet, and the interface it came in on (0
  * if it has no interface header). @p pkt may be any snip of the packet before
  * its IPV6 snip: the list is walked from there, once (a received packet has

@@ -16,22 +16,21 @@ static tern_sock_udp_t *udp_sock(tern_sock_t *base)
     return (tern_sock_udp_t *)base; /* base is the first member */
 }
 
-/* The sender of a received [payload, UDP, IPV6_EXT?, IPV6, NETIF], and where it went. */
+/*
+ * The sender of a received [payload, UDP, IPV6_EXT?, IPV6, NETIF], and where
+ * it went, read in place: the UDP and IPv6 modules checked both headers, so
+ * only the fields wanted are read.
+ */
 static int datagram_endpoints(tern_pkt_t *pkt, tern_sock_udp_ep_t *remote, tern_ipv6_addr_t *dst,
                               uint16_t *dst_port)
 {
     tern_pkt_t *u = tern_pkt_search_type(pkt, TERN_NETTYPE_UDP);
-    tern_udp_repr_t ur;
-    tern_ipv6_repr_t ir;
-    if (u == NULL || u->size < TERN_UDP_HDR_LEN ||
-        tern_udp_parse(&ur, u->data, TERN_UDP_HDR_LEN + (size_t)pkt->size) < 0 ||
-        sock_received_ipv6(u->next, &ir, &remote->netif) < 0) {
+    const uint8_t *ip;
+    if (u == NULL || u->size < TERN_UDP_HDR_LEN || (ip = sock_received_ipv6_hdr(u->next, &remote->netif)) == NULL) {
         return -EINVAL;
     }
-    remote->addr = ir.src;
-    remote->port = ur.src_port;
-    *dst = ir.dst;
-    *dst_port = ur.dst_port;
+    tern_udp_ports_get(u->data, &remote->port, dst_port);
+    tern_ipv6_addrs_get(ip, &remote->addr, dst);
     return 0;
 }
 

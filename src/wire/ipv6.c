@@ -49,6 +49,12 @@ int tern_ipv6_check_len(const tern_ipv6_repr_t *repr, size_t len)
     return repr->payload_len;
 }
 
+void tern_ipv6_addrs_get(const uint8_t *buf, tern_ipv6_addr_t *src, tern_ipv6_addr_t *dst)
+{
+    memcpy(src->u8, &buf[8], 16);
+    memcpy(dst->u8, &buf[24], 16);
+}
+
 int tern_ipv6_upper_sum(const uint8_t *buf, size_t len, const void *upper, size_t upper_len, uint8_t next_header,
                         uint32_t *sum)
 {

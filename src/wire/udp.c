@@ -34,6 +34,12 @@ int tern_udp_parse(tern_udp_repr_t *repr, const uint8_t *buf, size_t len)
     return TERN_UDP_HDR_LEN;
 }
 
+void tern_udp_ports_get(const uint8_t *buf, uint16_t *src, uint16_t *dst)
+{
+    *src = tern_load16(&buf[0]);
+    *dst = tern_load16(&buf[2]);
+}
+
 size_t tern_udp_len(const tern_udp_repr_t *repr)
 {
     (void)repr;

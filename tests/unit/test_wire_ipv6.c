@@ -62,6 +62,22 @@ static void test_tern_ipv6_parse__golden(void **state)
     assert_int_equal(tern_ipv6_check_len(&ip, sizeof(udp_packet)), 17);
 }
 
+static void test_tern_ipv6_addrs_get__golden_as_parse(void **state)
+{
+    (void)state;
+    tern_ipv6_repr_t ip;
+    assert_int_equal(tern_ipv6_parse(&ip, chain_packet, sizeof(chain_packet)), TERN_IPV6_HDR_LEN);
+    tern_ipv6_addr_t src;
+    tern_ipv6_addr_t dst;
+    memset(&src, 0xaa, sizeof(src));
+    memset(&dst, 0xaa, sizeof(dst));
+    tern_ipv6_addrs_get(chain_packet, &src, &dst);
+    assert_true(tern_ipv6_addr_equal(&src, &ip.src));
+    assert_true(tern_ipv6_addr_equal(&dst, &ip.dst));
+    assert_int_equal(dst.u8[0], 0xff); /* ff02::16 */
+    assert_int_equal(dst.u8[15], 0x16);
+}
+
 static void test_tern_ipv6_parse__traffic_class_and_flow_label_bits(void **state)
 {
     (void)state;
@@ -752,6 +768,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tern_ipv6_parse__golden),
+        cmocka_unit_test(test_tern_ipv6_addrs_get__golden_as_parse),
         cmocka_unit_test(test_tern_ipv6_parse__traffic_class_and_flow_label_bits),
         cmocka_unit_test(test_tern_ipv6_parse__too_short),
         cmocka_unit_test(test_tern_ipv6_parse__wrong_version),

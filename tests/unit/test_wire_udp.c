@@ -52,6 +52,16 @@ static void test_tern_udp_parse__golden(void **state)
     assert_int_equal(udp.length, 17);
 }
 
+static void test_tern_udp_ports_get__golden(void **state)
+{
+    (void)state;
+    uint16_t src = 0;
+    uint16_t dst = 0;
+    tern_udp_ports_get(coap_datagram, &src, &dst);
+    assert_int_equal(src, 49152);
+    assert_int_equal(dst, 5683);
+}
+
 static void test_tern_udp_parse__too_short(void **state)
 {
     (void)state;
@@ -321,6 +331,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tern_udp_parse__golden),
+        cmocka_unit_test(test_tern_udp_ports_get__golden),
         cmocka_unit_test(test_tern_udp_parse__too_short),
         cmocka_unit_test(test_tern_udp_parse__length_field_out_of_range),
         cmocka_unit_test(test_tern_udp_parse__null),

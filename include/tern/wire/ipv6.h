@@ -97,6 +97,16 @@ int tern_ipv6_parse(tern_ipv6_repr_t *repr, const uint8_t *buf, size_t len);
 int tern_ipv6_check_len(const tern_ipv6_repr_t *repr, size_t len);
 
 /**
+ * Copy the source and destination addresses out of the fixed header at
+ * @p buf, reading no other field: for a header the IPv6 module checked
+ * already (the IPV6 snip of a received packet), where a full
+ * tern_ipv6_parse() would only read the rest again.
+ * @pre @p buf holds at least TERN_IPV6_HDR_LEN bytes; @p src, @p dst non-NULL
+ * @see RFC 8200 §3
+ */
+void tern_ipv6_addrs_get(const uint8_t *buf, tern_ipv6_addr_t *src, tern_ipv6_addr_t *dst);
+
+/**
  * The checksum sum of a received upper-layer packet (RFC 8200 §8.1): its
  * pseudo-header, read straight from the fixed header at @p buf (source and
  * destination, the 32 bytes from offset 8 on, one span; @p upper_len;

@@ -43,6 +43,14 @@ typedef struct {
  */
 int tern_udp_parse(tern_udp_repr_t *repr, const uint8_t *buf, size_t len);
 
+/**
+ * The source and destination ports of the header at @p buf, reading no other
+ * field: for a datagram the UDP module checked already (one it delivered).
+ * @pre @p buf holds at least TERN_UDP_HDR_LEN bytes; @p src, @p dst non-NULL
+ * @see RFC 768
+ */
+void tern_udp_ports_get(const uint8_t *buf, uint16_t *src, uint16_t *dst);
+
 /** Bytes tern_udp_emit() writes: always TERN_UDP_HDR_LEN. */
 size_t tern_udp_len(const tern_udp_repr_t *repr);
 
