@@ -5,7 +5,7 @@
  *
  * A packet is a singly linked list of snips. Packets in transmission are ordered
  * header first ([NETIF, IPV6, UDP, payload]); packets in reception payload first
- * ([payload, UDP, IPV6, NETIF]), so that copy-on-write duplicates form a tree
+ * ([payload, IPV6, NETIF]), so that copy-on-write duplicates form a tree
  * (thesis 3.3.2). Snips live in a tern_pktbuf_t; see pktbuf.h for their lifetime.
  *
  * Snips of type TERN_NETTYPE_NETERR carry metadata (an error report hook), not

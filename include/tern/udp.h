@@ -12,10 +12,13 @@
  * The module checks the Length field against the snip (shorter than 8 or
  * longer than the snip: dropped, rx_bad_length; bytes beyond it: trimmed),
  * verifies the checksum over the pseudo-header and the datagram (a zero
- * checksum is invalid over IPv6: dropped, rx_bad_checksum), then splits the
- * 8-byte header off into a UDP snip and hands
- * [payload (UNDEF, possibly empty), UDP, IPV6_EXT?, IPV6, NETIF] to every
- * module registered for (UDP, destination port) with exactly that port.
+ * checksum is invalid over IPv6: dropped, rx_bad_checksum), then hands the
+ * checked packet on as it is, [UDP datagram (type UDP: the 8-byte header,
+ * then the payload, exactly Length bytes), IPV6_EXT?, IPV6, NETIF], to every
+ * module registered for (UDP, destination port) with exactly that port. No
+ * header snip is split off: a receiver reads the header in place (it may
+ * rely on the checks above) and the payload after it (possibly empty). The
+ * head snip may be shared with other receivers: read only.
  * Entries registered for (UDP, ALL) (this module; sniffers) are not served
  * again: they got the datagram from IPv6 already. With no receiver for the
  * port the datagram goes to the IPv6 module as TERN_IPV6_MSG_PORT_UNREACHABLE
@@ -59,7 +62,7 @@ enum {
     TERN_UDP_RX_BAD_CHECKSUM,  /**< checksum wrong or zero (invalid over IPv6) */
     TERN_UDP_RX_NO_PORT,       /**< nobody bound to the destination port (given to IPv6 for ICMPv6) */
     TERN_UDP_RX_NO_PORT_LOST,  /**< ... and the IPv6 module's queue was full: released */
-    TERN_UDP_RX_NOMEM,         /**< no packet buffer to split the header off */
+    TERN_UDP_RX_NOMEM,         /**< no packet buffer for a private copy to trim bytes beyond Length off */
     TERN_UDP_RX_INVALID,       /**< packets without an IPV6 snip or of another type */
     TERN_UDP_TX_DATAGRAMS,     /**< datagrams passed to IPv6 */
     TERN_UDP_TX_ERRORS,        /**< datagrams dropped on the way down (malformed, too long, no memory, no IPv6) */

@@ -173,14 +173,15 @@ static tern_pkt_t *ring_take(tern_sock_t *sock, bool *open)
 /* Copy the payload of @p pkt out and release it. @return as recv. */
 static int take_payload(tern_sock_t *sock, tern_pkt_t *pkt, void *buf, size_t max, void *remote_out)
 {
-    size_t len = pkt->size;
+    size_t hl = sock->ops->header_len; /* verdict took no shorter packet */
+    size_t len = pkt->size - hl;
     int res = (int)len;
     if (len > max) {
         len = max;
         res = -ENOBUFS; /* the rest is lost, like RIOT's sock */
     }
     if (len > 0) {
-        memcpy(buf, pkt->data, len);
+        memcpy(buf, (const uint8_t *)pkt->data + hl, len);
     }
     if (remote_out != NULL) {
         sock->ops->remote(pkt, remote_out);

@@ -45,6 +45,12 @@ typedef struct tern_sock_ops {
     uint8_t priority;        /**< module priority */
     tern_nettype_t nettype;  /**< netreg type the socket registers under */
     /**
+     * Bytes at the head snip of a received packet before its payload: the
+     * type's header, read in place (UDP: 8, the UDP module delivers the
+     * datagram whole; raw: 0). verdict takes no packet shorter than this.
+     */
+    uint8_t header_len;
+    /**
      * With the stack's lock held, for an open socket: TERN_SOCK_DROP_NUMOF to
      * take @p pkt (a received packet, payload first), and then its sender in
      * @p from (the type's endpoint), so that the packet's headers are read
@@ -95,7 +101,7 @@ void sock_close(tern_sock_t *sock);
 
 /**
  * Take the oldest packet kept for @p sock, waiting up to @p timeout_us; copy
- * its payload (the head snip) into @p buf and its sender into @p remote_out
+ * its payload (the head snip after ops->header_len bytes) into @p buf and its sender into @p remote_out
  * (when not NULL) with ops->remote. The return values of tern_sock_udp_recv()
  * (-EINVAL for a NULL @p sock too).
  */

@@ -107,6 +107,7 @@ static const tern_sock_ops_t ip_ops = {
     .name = "sock_ip",
     .priority = TERN_CONF_SOCK_IP_PRIORITY,
     .nettype = TERN_NETTYPE_UNDEF,
+    .header_len = 0, /* the payload is the head snip (sock_ip.h) */
     .verdict = ip_verdict,
     .call = ip_call,
     .remote = ip_remote,

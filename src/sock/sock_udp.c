@@ -17,19 +17,19 @@ static tern_sock_udp_t *udp_sock(tern_sock_t *base)
 }
 
 /*
- * The sender of a received [payload, UDP, IPV6_EXT?, IPV6, NETIF], and where
- * it went, read in place: the UDP and IPv6 modules checked both headers, so
- * only the fields wanted are read.
+ * The sender of a received [datagram (UDP), IPV6_EXT?, IPV6, NETIF], and
+ * where it went, read in place: the UDP and IPv6 modules checked both
+ * headers (udp.h), so only the fields wanted are read.
  */
 static int datagram_endpoints(tern_pkt_t *pkt, tern_sock_udp_ep_t *remote, tern_ipv6_addr_t *dst,
                               uint16_t *dst_port)
 {
-    tern_pkt_t *u = tern_pkt_search_type(pkt, TERN_NETTYPE_UDP);
     const uint8_t *ip;
-    if (u == NULL || u->size < TERN_UDP_HDR_LEN || (ip = sock_received_ipv6_hdr(u->next, &remote->netif)) == NULL) {
+    if (pkt->type != TERN_NETTYPE_UDP || pkt->size < TERN_UDP_HDR_LEN ||
+        (ip = sock_received_ipv6_hdr(pkt->next, &remote->netif)) == NULL) {
         return -EINVAL;
     }
-    tern_udp_ports_get(u->data, &remote->port, dst_port);
+    tern_udp_ports_get(pkt->data, &remote->port, dst_port);
     tern_ipv6_addrs_get(ip, &remote->addr, dst);
     return 0;
 }
@@ -64,14 +64,16 @@ static void udp_remote(tern_pkt_t *pkt, void *remote)
 
 static void udp_call(tern_sock_t *base, tern_pkt_t *pkt, tern_sock_cb_fn_t cb, void *arg, const sock_ep_t *from)
 {
-    const uint8_t *data = (pkt->size > 0) ? (const uint8_t *)pkt->data : (const uint8_t *)"";
-    ((tern_sock_udp_cb_t)cb)(udp_sock(base), data, pkt->size, &from->udp, arg);
+    /* The payload follows the header in the same snip (verdict checked its 8 bytes). */
+    const uint8_t *data = (const uint8_t *)pkt->data + TERN_UDP_HDR_LEN;
+    ((tern_sock_udp_cb_t)cb)(udp_sock(base), data, pkt->size - (size_t)TERN_UDP_HDR_LEN, &from->udp, arg);
 }
 
 static const tern_sock_ops_t udp_ops = {
     .name = "sock_udp",
     .priority = TERN_CONF_SOCK_UDP_PRIORITY,
     .nettype = TERN_NETTYPE_UDP,
+    .header_len = TERN_UDP_HDR_LEN,
     .verdict = udp_verdict,
     .call = udp_call,
     .remote = udp_remote,

@@ -111,13 +111,6 @@ static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
         tern_pktbuf_release(pb, pkt);
         return;
     }
-    tern_pkt_t *own = tern_pktbuf_start_write(pb, pkt);
-    if (own == NULL) {
-        udp_count(udp, TERN_UDP_RX_NOMEM);
-        tern_pktbuf_release(pb, pkt);
-        return;
-    }
-    pkt = own;
     tern_udp_repr_t repr;
     if (tern_udp_parse(&repr, pkt->data, pkt->size) < 0) {
         udp_count(udp, TERN_UDP_RX_BAD_LENGTH);
@@ -125,8 +118,16 @@ static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
         return;
     }
     if (pkt->size > repr.length) {
-        /* Bytes beyond the Length field are not UDP's (RFC 768). Shrinking
-         * never fails. */
+        /* Bytes beyond the Length field are not UDP's (RFC 768): trimmed, in
+         * a private copy when a receiver of (UDP, ALL) shares the snip.
+         * Nothing else here writes the datagram. Shrinking never fails. */
+        tern_pkt_t *own = tern_pktbuf_start_write(pb, pkt);
+        if (own == NULL) {
+            udp_count(udp, TERN_UDP_RX_NOMEM);
+            tern_pktbuf_release(pb, pkt);
+            return;
+        }
+        pkt = own;
         (void)tern_pktbuf_realloc_data(pb, pkt, repr.length);
     }
     /* The pseudo-header's addresses straight from the IPv6 header, summed
@@ -148,24 +149,8 @@ static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
         }
         n = TERN_CONF_NETAPI_MAX_RECEIVERS;
     }
-    /* [payload, UDP, ...]: the header gets its own snip; an empty payload an
-     * empty snip, so that receivers always find the payload at the head. */
-    if (pkt->size > TERN_UDP_HDR_LEN) {
-        if (tern_pktbuf_mark(pb, pkt, TERN_UDP_HDR_LEN, TERN_NETTYPE_UDP) == NULL) {
-            udp_count(udp, TERN_UDP_RX_NOMEM);
-            tern_pktbuf_release(pb, pkt);
-            return;
-        }
-        pkt->type = TERN_NETTYPE_UNDEF;
-    } else {
-        tern_pkt_t *empty = tern_pktbuf_add(pb, pkt, NULL, 0, TERN_NETTYPE_UNDEF);
-        if (empty == NULL) {
-            udp_count(udp, TERN_UDP_RX_NOMEM);
-            tern_pktbuf_release(pb, pkt);
-            return;
-        }
-        pkt = empty;
-    }
+    /* Delivered as checked, [datagram (UDP), ...]: the receivers read the
+     * header in place and the payload after it (udp.h), no snip is split off. */
     /* A full socket queue releases its copy and counts netapi.queue_full. */
     if (tern_netapi_deliver(udp->module.stack, to, n, TERN_MSG_RCV, pkt) >= 0) {
         udp_count(udp, TERN_UDP_RX_DATAGRAMS);

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "sink.h"
 #include "tern/ipv6/ipv6.h"
 #include "tern/netapi.h"
 #include "tern/netdev/test.h"
@@ -470,6 +471,48 @@ static void test_udp_receive__two_sockets_on_different_ports(void **state)
     assert_int_equal(tern_sock_udp_recv(&sock2, buf, sizeof(buf), 0, NULL), 3);
 }
 
+/*
+ * udp.h: a receiver of (UDP, port) gets the checked datagram whole, header
+ * in place ([UDP datagram, IPV6, NETIF], no header snip split off), trimmed
+ * to Length in a private copy; a receiver of (UDP, ALL), which had the
+ * packet from IPv6, keeps its bytes as they came.
+ */
+static void test_udp_receive__datagram_delivered_whole_trimmed_in_a_private_copy(void **state)
+{
+    (void)state;
+    static sink_t port_sink;
+    static sink_t all_sink;
+    sink_add(&stack, &port_sink, "port", 6, 8, true);
+    sink_add(&stack, &all_sink, "all", 6, 8, true);
+    tern_netreg_entry_t port_entry;
+    tern_netreg_entry_t all_entry;
+    tern_netreg_entry_init(&port_entry, 5683, &port_sink.module);
+    tern_netreg_entry_init(&all_entry, TERN_NETREG_DEMUX_CTX_ALL, &all_sink.module);
+    assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_UDP, &port_entry), 0);
+    assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_UDP, &all_entry), 0);
+    uint8_t pkt[256];
+    receive(pkt, build_udp(pkt, 40000, 5683, "hello", 5, CSUM_OK, 0, 3));
+    assert_int_equal(ucount(TERN_UDP_RX_DATAGRAMS), 1);
+    assert_int_equal(port_sink.nkept, 1);
+    const tern_pkt_t *d = port_sink.kept[0];
+    assert_int_equal(d->type, TERN_NETTYPE_UDP);
+    assert_int_equal(d->size, TERN_UDP_HDR_LEN + 5);
+    assert_memory_equal(d->data, pkt + 40, TERN_UDP_HDR_LEN + 5); /* header, then payload */
+    assert_non_null(d->next);
+    assert_int_equal(d->next->type, TERN_NETTYPE_IPV6);
+    assert_int_equal(d->next->size, TERN_IPV6_HDR_LEN);
+    assert_int_equal(all_sink.nkept, 1);
+    const tern_pkt_t *a = all_sink.kept[0];
+    assert_ptr_not_equal(a, d);
+    assert_int_equal(a->type, TERN_NETTYPE_UDP);
+    assert_int_equal(a->size, TERN_UDP_HDR_LEN + 5 + 3); /* the shared snip was not trimmed */
+    assert_ptr_equal(a->next, d->next);                  /* the headers stay shared */
+    assert_int_equal(tern_netreg_unregister(&stack.netreg, TERN_NETTYPE_UDP, &port_entry), 0);
+    assert_int_equal(tern_netreg_unregister(&stack.netreg, TERN_NETTYPE_UDP, &all_entry), 0);
+    sink_release_kept(&stack, &port_sink);
+    sink_release_kept(&stack, &all_sink);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -487,6 +530,7 @@ int main(void)
         T(test_sock_udp_create__ephemeral_ports_and_port_in_use),
         T(test_sock_udp_close__unregisters_and_releases),
         T(test_udp_receive__two_sockets_on_different_ports),
+        T(test_udp_receive__datagram_delivered_whole_trimmed_in_a_private_copy),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
