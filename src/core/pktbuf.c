@@ -584,11 +584,14 @@ static tern_pkt_t *mark_locked(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size,
     lead_free(pb, pkt);
     tern_pkt_t *hdr;
     if (split % UNIT == 0) {
-        hdr = snip_alloc(pb, 0);
-        if (hdr == NULL) {
+        /* A descriptor alone, filled below (snip_alloc() would set every field first). */
+        uint32_t desc = arena_alloc(pb, DESC_BYTES);
+        if (desc == NO_CHUNK) {
             return NULL;
         }
+        hdr = (tern_pkt_t *)(void *)(pb->arena + desc); /* UNIT-aligned, as in snip_init() */
         hdr->data = pkt->data;
+        hdr->lead = 0;
     } else {
         hdr = snip_alloc(pb, size);
         if (hdr == NULL) {
