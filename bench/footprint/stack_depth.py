@@ -72,7 +72,8 @@ def main():
         if re.search(r"\tblx\s+r\d+", line) or re.search(r"\tbx\s+r([0-9]|1[0-2])\b", line):
             indirect.add(cur)
     roots = ["Reset_Handler"]
-    handlers = [f for f in calls if f.endswith("_Handler") or f.endswith("_irq_handler")]
+    # Interrupt handlers: not the reset handler, which is the thread's root (main runs in it).
+    handlers = [f for f in calls if (f.endswith("_Handler") or f.endswith("_irq_handler")) and f not in roots]
     called = set(c for cs in calls.values() for c in cs)
     targets = [f for f in calls if f not in called and f not in roots and f not in handlers
                and not f.startswith("$")]
