@@ -121,6 +121,18 @@ static void assert_pattern(const void *data, size_t len, uint8_t seed)
     assert_memory_equal(data, buf, len);
 }
 
+/* After a failed allocation with @p next as its next snip: nothing taken (the arena's use is still
+ * @p before), @p next (16 bytes of pattern 5) untouched; then it is released. */
+static void release_untouched_next(fixture_t *f, tern_pkt_t *next, size_t before)
+{
+    assert_int_equal(used(f), before);
+    assert_int_equal(next->users, 1);
+    assert_null(next->next);
+    assert_pattern(next->data, 16, 5);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    tern_pktbuf_release(&f->pb, next);
+}
+
 static uint32_t chunk_next(fixture_t *f, uint32_t offset)
 {
     uint32_t v;
@@ -318,12 +330,7 @@ static void test_pktbuf_add__exhaustion_leaves_next_owned(void **state)
     /* the descriptor fits, the data does not: the descriptor must be given back */
     assert_null(tern_pktbuf_add(&f->pb, next, NULL, ARENA_SIZE, TERN_NETTYPE_UDP));
     assert_int_equal(alloc_fail(f), 1);
-    assert_int_equal(used(f), before);
-    assert_int_equal(next->users, 1);
-    assert_null(next->next);
-    assert_pattern(next->data, 16, 5);
-    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
-    tern_pktbuf_release(&f->pb, next);
+    release_untouched_next(f, next, before);
 }
 
 static void test_pktbuf_add__exhaustion_no_descriptor(void **state)
@@ -439,12 +446,7 @@ static void test_pktbuf_add_pair__arguments_and_exhaustion(void **state)
     size_t before = used(f);
     assert_null(tern_pktbuf_add_pair(&f->pb, next, 4, TERN_NETTYPE_NETIF, ARENA_SIZE, TERN_NETTYPE_UNDEF));
     assert_true(alloc_fail(f) >= 1);
-    assert_int_equal(used(f), before);
-    assert_int_equal(next->users, 1);
-    assert_null(next->next);
-    assert_pattern(next->data, 16, 5);
-    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
-    tern_pktbuf_release(&f->pb, next);
+    release_untouched_next(f, next, before);
 }
 
 /* ------------------------------------------------------------ hold, release */
