@@ -143,15 +143,10 @@ static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
         report_no_port(udp, pkt);
         return;
     }
-    if (n > TERN_CONF_NETAPI_MAX_RECEIVERS) {
-        for (unsigned i = TERN_CONF_NETAPI_MAX_RECEIVERS; i < n; i++) {
-            tern_count(&udp->module.stack->netapi_drops[TERN_NETAPI_DROP_TOO_MANY]);
-        }
-        n = TERN_CONF_NETAPI_MAX_RECEIVERS;
-    }
     /* Delivered as checked, [datagram (UDP), ...]: the receivers read the
-     * header in place and the payload after it (udp.h), no snip is split off. */
-    /* A full socket queue releases its copy and counts netapi.queue_full. */
+     * header in place and the payload after it (udp.h), no snip is split off.
+     * Receivers beyond the array are counted as too_many by deliver; a full
+     * socket queue releases its copy and counts netapi.queue_full. */
     if (tern_netapi_deliver(udp->module.stack, to, n, TERN_MSG_RCV, pkt) >= 0) {
         udp_count(udp, TERN_UDP_RX_DATAGRAMS);
     }

@@ -513,6 +513,35 @@ static void test_udp_receive__datagram_delivered_whole_trimmed_in_a_private_copy
     sink_release_kept(&stack, &all_sink);
 }
 
+/*
+ * More receivers of (UDP, port) than tern_netapi_deliver() takes
+ * (TERN_CONF_NETAPI_MAX_RECEIVERS): the first ones get the datagram, the
+ * rest are counted as netapi too_many, and the datagram counts once.
+ */
+static void test_udp_receive__receivers_beyond_the_limit_counted_too_many(void **state)
+{
+    (void)state;
+    enum { N = TERN_CONF_NETAPI_MAX_RECEIVERS + 1 };
+    static sink_t sinks[N];
+    static tern_netreg_entry_t entries[N];
+    for (unsigned i = 0; i < N; i++) {
+        sink_add(&stack, &sinks[i], "many", 6, 8, true);
+        tern_netreg_entry_init(&entries[i], 5683, &sinks[i].module);
+        assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_UDP, &entries[i]), 0);
+    }
+    uint8_t pkt[256];
+    receive(pkt, build_udp(pkt, 40000, 5683, "many", 4, CSUM_OK, 0, 0));
+    assert_int_equal(ucount(TERN_UDP_RX_DATAGRAMS), 1);
+    assert_int_equal(stack.netapi_drops[TERN_NETAPI_DROP_TOO_MANY], 1);
+    uint32_t got = 0;
+    for (unsigned i = 0; i < N; i++) {
+        got += sinks[i].nkept;
+        assert_int_equal(tern_netreg_unregister(&stack.netreg, TERN_NETTYPE_UDP, &entries[i]), 0);
+        sink_release_kept(&stack, &sinks[i]);
+    }
+    assert_int_equal(got, TERN_CONF_NETAPI_MAX_RECEIVERS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -531,6 +560,7 @@ int main(void)
         T(test_sock_udp_close__unregisters_and_releases),
         T(test_udp_receive__two_sockets_on_different_ports),
         T(test_udp_receive__datagram_delivered_whole_trimmed_in_a_private_copy),
+        T(test_udp_receive__receivers_beyond_the_limit_counted_too_many),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
