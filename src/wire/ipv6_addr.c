@@ -137,7 +137,11 @@ int tern_ipv6_iid_from_l2addr(tern_ipv6_addr_t *out, const uint8_t *l2addr, size
     if (out == NULL || l2addr == NULL) {
         return -EINVAL;
     }
-    uint8_t *iid = &out->u8[8];
+    return tern_ipv6_iid_put(&out->u8[8], l2addr, len);
+}
+
+int tern_ipv6_iid_put(uint8_t *iid, const uint8_t *l2addr, size_t len)
+{
     switch (len) {
     case 6:
         /* RFC 2464 §4: OUI, ff:fe, the rest; then invert U/L (RFC 4291 App. A). */

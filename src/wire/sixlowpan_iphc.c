@@ -231,25 +231,11 @@ typedef struct {
 static const uint8_t short_iid[8] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00, 0x00, 0x00 };
 
 /* From the link-layer addresses: an EUI-64 with the U/L bit inverted (RFC
- * 4944 §6), a short address as 0000:00ff:fe00:XXXX (RFC 6282 §3.2.2); the
- * same IIDs as tern_ipv6_iid_from_l2addr(), written in place. */
+ * 4944 §6), a short address as 0000:00ff:fe00:XXXX (RFC 6282 §3.2.2). */
 static void encap_from_link(iphc_encap_t *encap, const tern_iphc_link_t *link)
 {
-    const tern_iphc_l2addr_t *l2[2] = { &link->src, &link->dst };
-    for (size_t i = 0; i < 2; i++) {
-        uint8_t *iid = encap->iid[i];
-        encap->known[i] = true;
-        if (l2[i]->len == 8) {
-            memcpy(iid, l2[i]->u8, 8);
-            iid[0] ^= 0x02;
-        } else if (l2[i]->len == 2) {
-            memcpy(iid, short_iid, 6);
-            iid[6] = l2[i]->u8[0];
-            iid[7] = l2[i]->u8[1];
-        } else {
-            encap->known[i] = false;
-        }
-    }
+    encap->known[0] = tern_ipv6_iid_put(encap->iid[0], link->src.u8, link->src.len) == 0;
+    encap->known[1] = tern_ipv6_iid_put(encap->iid[1], link->dst.u8, link->dst.len) == 0;
 }
 
 /* From an encapsulating IPv6 header (§3.2.2: "bits ... are copied from the

@@ -84,6 +84,13 @@ void tern_ipv6_addr_solicited_node(tern_ipv6_addr_t *out, const tern_ipv6_addr_t
 int tern_ipv6_iid_from_l2addr(tern_ipv6_addr_t *out, const uint8_t *l2addr, size_t len);
 
 /**
+ * The interface identifier of tern_ipv6_iid_from_l2addr(), written into the
+ * 8 bytes at @p iid (where no whole address is at hand: 6LoWPAN's IPHC).
+ * @return 0; -EINVAL for a length other than 2, 6 or 8 (nothing written).
+ */
+int tern_ipv6_iid_put(uint8_t *iid, const uint8_t *l2addr, size_t len);
+
+/**
  * Parse the text form (RFC 4291 §2.2, incl. "::" and a trailing dotted quad)
  * of exactly @p len characters (no NUL needed). Accepted: 1-4 hex digits per
  * group (either case), at most one "::" standing for one or more zero groups,
