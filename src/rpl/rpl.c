@@ -352,6 +352,24 @@ static void all_rpl_nodes(tern_rpl_t *rpl, const tern_netif_t *netif, bool join)
                           netif->index, group.u8, sizeof(group.u8));
 }
 
+/*
+ * The link's per-frame outcome feeds ETX and parent-loss detection (RFC 6719
+ * §3.1.1, RFC 6550 §8.2.2.5): both only for parents. Only a router or leaf
+ * has any: a root's rank is ROOT_RANK whatever its links (§8.2.2.2), and a
+ * node outside RPL selects none. So the hook is on an interface only while
+ * the role can have parents (never in an image without them, RPL_JOINS), and
+ * a root's frames cost no report and no message each.
+ */
+static void tx_hook(tern_rpl_t *rpl, tern_netif_t *netif)
+{
+    if (!RPL_JOINS) {
+        return;
+    }
+    bool on = rpl->role == TERN_RPL_ROLE_ROUTER || rpl->role == TERN_RPL_ROLE_LEAF;
+    tern_netif_tx_status_t hook = { .fn = on ? tx_status_hook : NULL, .ctx = on ? rpl : NULL };
+    (void)tern_netapi_set(&netif->module, TERN_NETOPT_TX_STATUS, 0, &hook, sizeof(hook));
+}
+
 static void enable(tern_rpl_t *rpl, tern_netif_t *netif)
 {
     size_t free_slot = TERN_CONF_RPL_IFS;
@@ -370,12 +388,7 @@ static void enable(tern_rpl_t *rpl, tern_netif_t *netif)
     if (rpl->role != TERN_RPL_ROLE_NONE) {
         all_rpl_nodes(rpl, netif, true);
     }
-    /* The link's per-frame outcome feeds ETX and parent-loss detection (RFC 6719 §3.1.1, RFC 6550 §8.2.2.5):
-     * both only for parents, so not in an image that never has any (RPL_JOINS). */
-    if (RPL_JOINS) {
-        tern_netif_tx_status_t hook = { .fn = tx_status_hook, .ctx = rpl };
-        (void)tern_netapi_set(&netif->module, TERN_NETOPT_TX_STATUS, 0, &hook, sizeof(hook));
-    }
+    tx_hook(rpl, netif);
 }
 
 static void reset_dodag(tern_rpl_t *rpl)
@@ -454,6 +467,11 @@ static int set_role(tern_rpl_t *rpl, const role_config_t *cfg)
         }
     }
     rpl->role = cfg->role;
+    for (size_t i = 0; i < TERN_CONF_RPL_IFS; i++) {
+        if (rpl->ifs[i] != NULL) {
+            tx_hook(rpl, rpl->ifs[i]);
+        }
+    }
     if (cfg->role != TERN_RPL_ROLE_NONE) {
         /* A root or router forwards (RFC 6550 §3.2.8); a leaf is a host (§8.5). */
         uint8_t router = (cfg->role == TERN_RPL_ROLE_LEAF) ? 0u : 1u;

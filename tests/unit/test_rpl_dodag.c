@@ -82,6 +82,15 @@ static void test_line5__joins_routes_and_reaches_node5(void **state)
     assert_int_equal(nodes[4].rpl.counters[TERN_RPL_DIO_OUT], 0);
     assert_int_equal(nodes[4].rpl.role, TERN_RPL_ROLE_LEAF);
     assert_true(nodes[1].rpl.counters[TERN_RPL_DAO_FORWARDED] >= 3u);
+    /* Link outcomes feed only the nodes that have parents: a root's frames report to no one. */
+    for (unsigned i = 0; i < 5; i++) {
+        tern_netif_tx_status_t hook = { 0 };
+        assert_int_equal(tern_netapi_get(&nodes[i].netif.module, TERN_NETOPT_TX_STATUS, 0, &hook, sizeof(hook)),
+                         (int)sizeof(hook));
+        assert_true((hook.fn != NULL) == (i != 0));
+    }
+    assert_int_equal(nodes[0].rpl.etx.counters[TERN_RPL_ETX_SAMPLES], 0);
+    assert_true(nodes[1].rpl.etx.counters[TERN_RPL_ETX_SAMPLES] > 0u);
 }
 
 /* Global repair: the root's new version reaches every node, which rejoins under it. */
