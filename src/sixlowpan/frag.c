@@ -449,25 +449,32 @@ static void send_datagram(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
     }
+    tern_netif_t *netif = lif->netif;
+    tern_netif_hdr_t hdr;
+    frame_header(netif, nh, lowpan->scratch[24] == 0xffu /* destination ff00::/8 */, &hdr);
+    int room = link_payload_max(netif, &hdr);
     /* After UDP (RFC 6282 §4.3) or ICMPv6 (not compressed) the compressor
      * reads nothing more; extension headers and encapsulated IPv6 (§4.2) it
-     * may compress get all the scratch holds. */
+     * may compress get what the scratch holds beyond a frame's payload, the
+     * most compressed output that is of use (below): so the compressor runs
+     * once, into the scratch (headers beyond go as they are). A scratch too
+     * small to leave that much gets all it holds, and sizes first. */
     uint8_t next_header = lowpan->scratch[6];
     if (next_header != TERN_IPV6_NH_UDP && next_header != TERN_IPV6_NH_ICMPV6 && size > hdrs_len) {
-        size_t more = ((size < sizeof(lowpan->scratch)) ? size : sizeof(lowpan->scratch)) - hdrs_len;
+        size_t window = sizeof(lowpan->scratch);
+        if (room > 0 && (size_t)room <= window - hdrs_len) {
+            window -= (size_t)room;
+        }
+        size_t more = ((size < window) ? size : window) - hdrs_len;
         if (copy_range(pkt->next, hdrs_len, lowpan->scratch + hdrs_len, more) < 0) {
             drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
             return;
         }
         hdrs_len += more;
     }
-    tern_netif_t *netif = lif->netif;
-    tern_netif_hdr_t hdr;
-    frame_header(netif, nh, lowpan->scratch[24] == 0xffu /* destination ff00::/8 */, &hdr);
     tern_iphc_link_t link;
     sixlowpan_iphc_link(lif, tern_stack_now(lowpan->module.stack), hdr.src, hdr.src_len, hdr.dst, hdr.dst_len,
                         &link);
-    int room = link_payload_max(netif, &hdr);
     compressed_t c = { .link = &link, .hdrs_len = hdrs_len };
     size_t spare = sizeof(lowpan->scratch) - hdrs_len;
     int comp;

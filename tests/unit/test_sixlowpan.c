@@ -1274,6 +1274,45 @@ static void test_send__headers_compressed_longer_than_a_frame_go_uncompressed(vo
     assert_memory_equal(sniffer.last, datagram, sizeof(datagram));
 }
 
+/* A datagram longer than the scratch whose first header is an extension
+ * header (a Hop-by-Hop header as RPL's): the headers the compressor may take
+ * fill the scratch but for a frame's payload, so they are compressed once,
+ * into the scratch (frag.c), Hop-by-Hop and UDP by NHC, and the datagram
+ * arrives whole. */
+static void test_send__long_datagram_with_extension_header_compressed(void **state)
+{
+    (void)state;
+    sniffer_add(&nodes[1]);
+    node_t *n = &nodes[0];
+    enum { PAYLOAD = 900 };
+    static uint8_t datagram[40 + 8 + 8 + PAYLOAD];
+    memset(datagram, 0, sizeof(datagram));
+    tern_ipv6_repr_t h = { .payload_len = 8u + 8u + PAYLOAD, .next_header = 0, .hop_limit = 64 };
+    assert_int_equal(tern_ipv6_addr_from_str(&h.src, "fe80::12:4b00:0:1", 17), 0);
+    assert_int_equal(tern_ipv6_addr_from_str(&h.dst, "fe80::12:4b00:0:2", 17), 0);
+    assert_int_equal(tern_ipv6_emit(&h, datagram, 40), 40);
+    datagram[40] = 17; /* next header UDP, 8 bytes: an unknown option to skip (4 bytes of data) */
+    datagram[42] = 0x1E;
+    datagram[43] = 4;
+    memset(datagram + 44, 0x33, 4);
+    datagram[48] = 0xF0; /* UDP 0xF0B1 -> 0xF0B2, checksum left 0 */
+    datagram[49] = 0xB1;
+    datagram[50] = 0xF0;
+    datagram[51] = 0xB2;
+    datagram[52] = (uint8_t)((8u + PAYLOAD) >> 8);
+    datagram[53] = (uint8_t)(8u + PAYLOAD);
+    memset(datagram + 56, 0x77, PAYLOAD);
+    assert_true(sizeof(datagram) > sizeof(n->lowpan.scratch));
+    send_datagram(datagram, sizeof(datagram));
+    run_for(50 * MS);
+    assert_int_equal(lowpan_counter(n, TERN_SIXLOWPAN_TX_UNCOMPRESSED), 0);
+    assert_int_equal(n->log[0][4] & 0xE0u, 0x60u); /* IPHC after the FRAG1 header */
+    assert_true(n->log[0][4] & 0x04u);           /* NH = 1: the next header (Hop-by-Hop) by NHC */
+    assert_int_equal(sniffer.count, 1);
+    assert_int_equal(sniffer.last_len, sizeof(datagram));
+    assert_memory_equal(sniffer.last, datagram, sizeof(datagram));
+}
+
 /* A datagram whose compressed headers do not fit in the first fragment goes
  * uncompressed (0x41 in the FRAG1), and a datagram above 2047 bytes, one
  * that is not IPv6, and one too many in fragmentation are dropped, counted. */
@@ -1400,6 +1439,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_receive__unknown_dispatch_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_receive__uncompressed_ipv6, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__headers_compressed_longer_than_a_frame_go_uncompressed, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_send__long_datagram_with_extension_header_compressed, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__shuffled_and_duplicated, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reassembly__overlap_and_inconsistent_discard, setup, teardown),
