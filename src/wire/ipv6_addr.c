@@ -102,7 +102,15 @@ unsigned tern_ipv6_addr_common_prefix(const tern_ipv6_addr_t *a, const tern_ipv6
 bool tern_ipv6_addr_match_prefix(const tern_ipv6_addr_t *a, const tern_ipv6_addr_t *prefix,
                                  unsigned len)
 {
-    return tern_ipv6_addr_common_prefix(a, prefix) >= len;
+    if (len > 128) {
+        return false;
+    }
+    /* Whole bytes first, then the high bits of the next (a route lookup
+     * tests every entry: no bit-by-bit count of the common prefix). */
+    size_t bytes = len / 8;
+    unsigned rest = len % 8;
+    return memcmp(a->u8, prefix->u8, bytes) == 0 &&
+           (rest == 0 || ((a->u8[bytes] ^ prefix->u8[bytes]) & (0xff00u >> rest)) == 0);
 }
 
 void tern_ipv6_addr_mask(tern_ipv6_addr_t *a, unsigned len)

@@ -353,6 +353,15 @@ static void test_tern_ipv6_addr_match_prefix__lengths(void **state)
     assert_false(tern_ipv6_addr_match_prefix(&a, &p, 64));
     assert_true(tern_ipv6_addr_match_prefix(&a, &a, 128));
     assert_false(tern_ipv6_addr_match_prefix(&a, &a, 129));
+    /* Every length against the common prefix, for addresses differing in one bit each. */
+    for (unsigned bit = 0; bit < 128; bit++) {
+        tern_ipv6_addr_t b = a;
+        b.u8[bit / 8] ^= (uint8_t)(0x80u >> (bit % 8));
+        assert_int_equal(tern_ipv6_addr_common_prefix(&a, &b), bit);
+        for (unsigned len = 0; len <= 129; len++) {
+            assert_true(tern_ipv6_addr_match_prefix(&a, &b, len) == (len <= bit));
+        }
+    }
 }
 
 static void test_tern_ipv6_addr_mask__lengths(void **state)
