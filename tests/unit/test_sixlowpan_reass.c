@@ -273,6 +273,27 @@ static void test_tern_sixlowpan_reass_add__overlap_same_start_other_length(void 
     assert_int_equal(ctr(TERN_SIXLOWPAN_REASS_DUPLICATE), 0);
 }
 
+/* Pieces after the furthest one received meet nothing; an earlier piece
+ * arriving later must not make the table forget how far the others reach. */
+static void test_tern_sixlowpan_reass_add__overlap_after_a_later_earlier_piece(void **state)
+{
+    (void)state;
+    tern_sixlowpan_reass_key_t k = key_of(EUI_A, 8, 6);
+    assert_null(add(&k, dgram_a, 300, 192, 96, 0));
+    assert_null(add(&k, dgram_a, 300, 0, 96, 0));
+    /* [200, 288) lies inside [192, 288): an overlap, though it starts after
+     * the end of the piece received last. */
+    assert_null(add(&k, dgram_a, 300, 200, 88, 0));
+    assert_int_equal(ctr(TERN_SIXLOWPAN_REASS_OVERLAP), 1);
+    /* The restarted datagram holds [200, 288) alone: a piece past it is new,
+     * and its repetition a duplicate. */
+    assert_null(add(&k, dgram_a, 300, 288, 12, 0));
+    assert_null(add(&k, dgram_a, 300, 288, 12, 0));
+    assert_int_equal(ctr(TERN_SIXLOWPAN_REASS_DUPLICATE), 1);
+    assert_datagram(add(&k, dgram_a, 300, 0, 200, 0), dgram_a, 300);
+    assert_int_equal(ctr(TERN_SIXLOWPAN_REASS_OVERLAP), 1);
+}
+
 /* ---- Inconsistent fragments ------------------------------------------------------- */
 
 static void test_tern_sixlowpan_reass_add__size_mismatch_discards_and_restarts(void **state)
@@ -639,6 +660,7 @@ int main(void)
         T(test_tern_sixlowpan_reass_add__duplicate_of_each_adjacent_piece),
         T(test_tern_sixlowpan_reass_add__overlap_discards_and_restarts),
         T(test_tern_sixlowpan_reass_add__overlap_same_start_other_length),
+        T(test_tern_sixlowpan_reass_add__overlap_after_a_later_earlier_piece),
         T(test_tern_sixlowpan_reass_add__size_mismatch_discards_and_restarts),
         T(test_tern_sixlowpan_reass_add__beyond_datagram_size),
         T(test_tern_sixlowpan_reass_add__invalid_fragments),

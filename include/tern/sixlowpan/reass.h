@@ -92,10 +92,15 @@ typedef struct {
 /** One datagram in progress. Private to reass.c. */
 typedef struct {
     tern_pkt_t *data;                /**< the datagram, datagram_size bytes; NULL: slot free */
-    uint64_t deadline_us;            /**< first fragment + TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS */
-    tern_sixlowpan_reass_key_t key;
+    /* size and received fill what a 32-bit target pads before the deadline,
+     * units_end the pair of bytes the bitmaps leave of the last 8. */
     uint16_t size;                   /**< datagram_size */
     uint16_t received;               /**< bytes received (fragments never overlap) */
+    uint64_t deadline_us;            /**< first fragment + TERN_CONF_SIXLOWPAN_REASS_TIMEOUT_MS */
+    tern_sixlowpan_reass_key_t key;
+    /** The end of the furthest fragment received, in units: every received
+     *  unit lies below, so a fragment from here on meets none. */
+    uint16_t units_end;
     uint8_t have[TERN_SIXLOWPAN_REASS_UNITS / 8u];  /**< 8-octet units received */
     uint8_t start[TERN_SIXLOWPAN_REASS_UNITS / 8u]; /**< units where a received fragment starts */
 } tern_sixlowpan_reass_slot_t;
