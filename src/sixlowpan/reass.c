@@ -224,45 +224,6 @@ int tern_sixlowpan_reass_init(tern_sixlowpan_reass_t *reass, tern_pktbuf_t *pktb
     return 0;
 }
 
-/*
- * @p len bytes of an address into a key. The lengths of 802.15.4 (8, 2) as
- * copies of a constant size, which the compiler turns into a move or two.
- */
-static void copy_addr(uint8_t *to, const uint8_t *from, size_t len)
-{
-    switch (len) {
-    case 0:
-        break;
-#if TERN_CONF_L2ADDR_MAX >= 8
-    case 8:
-        memcpy(to, from, 8);
-        break;
-#endif
-    case 2:
-        memcpy(to, from, 2);
-        break;
-    default:
-        memcpy(to, from, len);
-        break;
-    }
-}
-
-int tern_sixlowpan_reass_key_set(tern_sixlowpan_reass_key_t *key, const uint8_t *src, size_t src_len,
-                                 const uint8_t *dst, size_t dst_len, uint16_t tag)
-{
-    if (key == NULL || src_len > TERN_CONF_L2ADDR_MAX || dst_len > TERN_CONF_L2ADDR_MAX ||
-        (src == NULL && src_len != 0) || (dst == NULL && dst_len != 0)) {
-        return -EINVAL;
-    }
-    memset(key, 0, sizeof(*key));
-    copy_addr(key->src, src, src_len);
-    copy_addr(key->dst, dst, dst_len);
-    key->src_len = (uint8_t)src_len;
-    key->dst_len = (uint8_t)dst_len;
-    key->tag = tag;
-    return 0;
-}
-
 tern_pkt_t *tern_sixlowpan_reass_add(tern_sixlowpan_reass_t *reass, const tern_sixlowpan_reass_key_t *key,
                                      size_t datagram_size, size_t offset, const uint8_t *data, size_t len,
                                      uint64_t now_us)

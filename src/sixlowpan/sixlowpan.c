@@ -177,24 +177,12 @@ int tern_sixlowpan_context_set(tern_sixlowpan_t *lowpan, uint16_t if_index, uint
 
 /* ------------------------------------------------------------ receive */
 
-/**
- * Arm the reassembly timer for the table's earliest deadline (or stop it).
- * Every fragment comes here, and most leave the deadline as it was: it only
- * moves when a datagram starts or ends, which bumps the table's deadline_gen,
- * so an unchanged generation needs nothing (@p fired: the timer went off, and
- * is set again whatever the generation). Else an armed timer with that
- * deadline is left alone too. Only this module sets the timer, so its
- * deadline is ours to read. The generation is compared in its low byte: one
- * tern_sixlowpan_reass_add() bumps it at most four times, and every call is
- * followed by this one.
- */
-static void reass_timer_update(tern_sixlowpan_t *lowpan, bool fired)
+/* Arm the reassembly timer for the table's earliest deadline (or stop it),
+ * noting the generation it was computed for (reass_timer_update()). An armed
+ * timer with that deadline is left alone. */
+static void reass_timer_rearm(tern_sixlowpan_t *lowpan)
 {
-    uint8_t gen = (uint8_t)lowpan->reass.deadline_gen;
-    if (!fired && gen == lowpan->reass_timer_gen) {
-        return;
-    }
-    lowpan->reass_timer_gen = gen;
+    lowpan->reass_timer_gen = (uint8_t)lowpan->reass.deadline_gen;
     uint64_t deadline = tern_sixlowpan_reass_next_deadline(&lowpan->reass);
     bool armed = tern_timer_is_armed(&lowpan->reass_timer);
     if (deadline == UINT64_MAX) {
@@ -203,6 +191,24 @@ static void reass_timer_update(tern_sixlowpan_t *lowpan, bool fired)
         }
     } else if (!armed || lowpan->reass_timer.deadline_us != deadline) {
         (void)tern_timer_set_absolute(&lowpan->reass_timer, deadline);
+    }
+}
+
+/**
+ * Arm the reassembly timer for the table's earliest deadline (or stop it).
+ * Every fragment comes here, and most leave the deadline as it was: it only
+ * moves when a datagram starts or ends, which bumps the table's deadline_gen,
+ * so an unchanged generation needs nothing (@p fired: the timer went off, and
+ * is set again whatever the generation); the test is inline in every caller,
+ * the setting a call. Only this module sets the timer, so its
+ * deadline is ours to read. The generation is compared in its low byte: one
+ * tern_sixlowpan_reass_add() bumps it at most four times, and every call is
+ * followed by this one.
+ */
+static inline void reass_timer_update(tern_sixlowpan_t *lowpan, bool fired)
+{
+    if (fired || (uint8_t)lowpan->reass.deadline_gen != lowpan->reass_timer_gen) {
+        reass_timer_rearm(lowpan);
     }
 }
 

@@ -46,9 +46,11 @@
 #ifndef TERN_SIXLOWPAN_REASS_H
 #define TERN_SIXLOWPAN_REASS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tern/config.h"
 #include "tern/pkt.h"
@@ -125,13 +127,50 @@ typedef struct {
  */
 int tern_sixlowpan_reass_init(tern_sixlowpan_reass_t *reass, tern_pktbuf_t *pktbuf);
 
+/*
+ * @p len bytes of an address into a key. The lengths of 802.15.4 (8, 2) as
+ * copies of a constant size, which the compiler turns into a move or two.
+ */
+static inline void tern_sixlowpan_reass_key_addr_(uint8_t *to, const uint8_t *from, size_t len)
+{
+    switch (len) {
+    case 0:
+        break;
+#if TERN_CONF_L2ADDR_MAX >= 8
+    case 8:
+        memcpy(to, from, 8);
+        break;
+#endif
+    case 2:
+        memcpy(to, from, 2);
+        break;
+    default:
+        memcpy(to, from, len);
+        break;
+    }
+}
+
 /**
- * Fill @p key (zeroing it first).
+ * Fill @p key (zeroing it first). Inline: the 6LoWPAN layer builds a key
+ * for every fragment it receives.
  * @return 0; -EINVAL for a NULL key, an address longer than
  *         TERN_CONF_L2ADDR_MAX, or a NULL address with a nonzero length.
  */
-int tern_sixlowpan_reass_key_set(tern_sixlowpan_reass_key_t *key, const uint8_t *src, size_t src_len,
-                                 const uint8_t *dst, size_t dst_len, uint16_t tag);
+static inline int tern_sixlowpan_reass_key_set(tern_sixlowpan_reass_key_t *key, const uint8_t *src, size_t src_len,
+                                               const uint8_t *dst, size_t dst_len, uint16_t tag)
+{
+    if (key == NULL || src_len > TERN_CONF_L2ADDR_MAX || dst_len > TERN_CONF_L2ADDR_MAX ||
+        (src == NULL && src_len != 0) || (dst == NULL && dst_len != 0)) {
+        return -EINVAL;
+    }
+    memset(key, 0, sizeof(*key));
+    tern_sixlowpan_reass_key_addr_(key->src, src, src_len);
+    tern_sixlowpan_reass_key_addr_(key->dst, dst, dst_len);
+    key->src_len = (uint8_t)src_len;
+    key->dst_len = (uint8_t)dst_len;
+    key->tag = tag;
+    return 0;
+}
 
 /**
  * Add one fragment, following the rules in the file comment.
