@@ -7,7 +7,8 @@
  * Every single-header parser runs on the input; what parses is emitted and
  * parsed again (same repr; same bytes where the encoding is canonical). The
  * header walk runs too, and on success the headers it found are rebuilt in
- * front of the same payload and walked again: same headers, same payload.
+ * front of the same payload and walked again: same headers, same payload. A
+ * frame that starts with a FRAGN walks as the fragment header parser reads it.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -126,6 +127,30 @@ static void header_walk(const uint8_t *data, size_t size)
     require(!h.has_frag || frag_equal(&again.frag, &h.frag));
 }
 
+/* A frame that starts with a FRAGN (the walk's shortcut): the walk finds
+ * exactly that header, with the data after it, whenever the header parses
+ * and data follows; otherwise it fails and leaves the result alone. */
+static void fragn_first(const uint8_t *data, size_t size)
+{
+    if (size == 0 || tern_sixlowpan_dispatch_classify(data[0]) != TERN_SIXLOWPAN_DISPATCH_FRAGN) {
+        return;
+    }
+    tern_sixlowpan_frag_repr_t f;
+    bool ok = tern_sixlowpan_frag_parse(&f, data, size) == (int)TERN_SIXLOWPAN_FRAGN_LEN &&
+              size > TERN_SIXLOWPAN_FRAGN_LEN;
+    tern_sixlowpan_hdrs_t h;
+    memset(&h, 0xA5, sizeof(h));
+    int rc = tern_sixlowpan_hdrs_parse(&h, data, size);
+    if (!ok) {
+        uint8_t untouched[sizeof(h)];
+        memset(untouched, 0xA5, sizeof(untouched));
+        require(rc == -EBADMSG && memcmp(&h, untouched, sizeof(h)) == 0);
+        return;
+    }
+    require(rc == 0 && h.has_frag && !h.has_mesh && !h.has_bc0 && frag_equal(&h.frag, &f) &&
+            h.payload == TERN_SIXLOWPAN_FRAGN_LEN);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -142,5 +167,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     single_headers(data, size);
     header_walk(data, size);
+    fragn_first(data, size);
     return 0;
 }

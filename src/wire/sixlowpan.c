@@ -265,6 +265,22 @@ int tern_sixlowpan_hdrs_parse(tern_sixlowpan_hdrs_t *hdrs, const uint8_t *buf, s
     if (hdrs == NULL || (buf == NULL && len != 0)) {
         return -EINVAL;
     }
+    /* Most frames of a fragmented datagram: a FRAGN first, its data after. */
+    if (len > TERN_SIXLOWPAN_FRAGN_LEN &&
+        (buf[0] & TERN_SIXLOWPAN_DISPATCH_FRAG_MASK) == TERN_SIXLOWPAN_DISPATCH_FRAGN_VALUE) {
+        tern_sixlowpan_frag_repr_t frag;
+        if (frag_parse(&frag, buf, len) < 0) {
+            return -EBADMSG;
+        }
+        hdrs->has_mesh = false;
+        hdrs->has_bc0 = false;
+        hdrs->has_frag = true;
+        hdrs->bc0_sequence = 0;
+        memset(&hdrs->mesh, 0, sizeof(hdrs->mesh));
+        hdrs->frag = frag;
+        hdrs->payload = TERN_SIXLOWPAN_FRAGN_LEN;
+        return 0;
+    }
     tern_sixlowpan_hdrs_t h;
     memset(&h, 0, sizeof(h));
     size_t pos = 0;

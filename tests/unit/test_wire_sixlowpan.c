@@ -425,6 +425,38 @@ static void test_tern_sixlowpan_hdrs_parse__fragn_payload_is_data(void **state)
     assert_int_equal(h.payload, 5);
 }
 
+/* A FRAGN first (the walk's shortcut for most frames of a datagram): every
+ * field as the walk sets it, and the rules of the fragment header. */
+static void test_tern_sixlowpan_hdrs_parse__fragn_first_every_field(void **state)
+{
+    (void)state;
+    tern_sixlowpan_hdrs_t h;
+    memset(&h, 0xA5, sizeof(h));
+    const uint8_t frame[] = { 0xe4, 0xd0, 0x12, 0x34, 0x0c, 0x11 };
+    assert_int_equal(tern_sixlowpan_hdrs_parse(&h, frame, sizeof(frame)), 0);
+    assert_false(h.has_mesh);
+    assert_false(h.has_bc0);
+    assert_true(h.has_frag);
+    assert_int_equal(h.bc0_sequence, 0);
+    assert_int_equal(h.mesh.hops_left, 0);
+    assert_int_equal(h.mesh.originator_len, 0);
+    assert_false(h.frag.first);
+    assert_int_equal(h.frag.datagram_size, 0x4d0);
+    assert_int_equal(h.frag.datagram_tag, 0x1234);
+    assert_int_equal(h.frag.datagram_offset, 12);
+    assert_int_equal(h.payload, 5);
+    /* Errors leave the result alone: a header and no data, a truncated
+     * header, a size of 0, an offset at the datagram's end. */
+    h.payload = 99;
+    assert_int_equal(tern_sixlowpan_hdrs_parse(&h, frame, 5), -EBADMSG);
+    assert_int_equal(tern_sixlowpan_hdrs_parse(&h, frame, 4), -EBADMSG);
+    const uint8_t size0[] = { 0xe0, 0x00, 0x12, 0x34, 0x00, 0x11 };
+    assert_int_equal(tern_sixlowpan_hdrs_parse(&h, size0, sizeof(size0)), -EBADMSG);
+    const uint8_t at_end[] = { 0xe0, 0x60, 0x12, 0x34, 0x0c, 0x11 };
+    assert_int_equal(tern_sixlowpan_hdrs_parse(&h, at_end, sizeof(at_end)), -EBADMSG);
+    assert_int_equal(h.payload, 99);
+}
+
 static void test_tern_sixlowpan_hdrs_parse__order_violations(void **state)
 {
     (void)state;
@@ -488,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_tern_sixlowpan_hdrs_parse__mesh_bc0_frag1_iphc),
         cmocka_unit_test(test_tern_sixlowpan_hdrs_parse__no_headers),
         cmocka_unit_test(test_tern_sixlowpan_hdrs_parse__fragn_payload_is_data),
+        cmocka_unit_test(test_tern_sixlowpan_hdrs_parse__fragn_first_every_field),
         cmocka_unit_test(test_tern_sixlowpan_hdrs_parse__order_violations),
         cmocka_unit_test(test_tern_sixlowpan_hdrs_parse__nalp_truncation_empty),
     };
