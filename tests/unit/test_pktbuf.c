@@ -433,6 +433,64 @@ static void test_pktbuf_add_pair__split_when_no_chunk_holds_both(void **state)
     tern_pktbuf_release(&f->pb, fill);
 }
 
+/* A pair released as one list (as a received frame with its interface
+ * header): both go back in one piece, the first one's trimmed front with it,
+ * between two live snips; the arena stays consistent. */
+static void test_pktbuf_release__pair_in_one_piece(void **state)
+{
+    fixture_t *f = *state;
+    tern_pkt_t *before_it = add_pattern(f, NULL, 16, 1, TERN_NETTYPE_TEST);
+    size_t before = used(f);
+    tern_pkt_t *frame = tern_pktbuf_add_pair(&f->pb, NULL, PAIR_DATA, TERN_NETTYPE_SIXLOWPAN, PAIR_HDR,
+                                             TERN_NETTYPE_NETIF);
+    assert_non_null(frame);
+    tern_pkt_t *after_it = add_pattern(f, NULL, 16, 2, TERN_NETTYPE_TEST);
+    assert_int_equal(tern_pktbuf_trim_front(&f->pb, frame, 11), 0);
+    tern_pktbuf_release(&f->pb, frame);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    assert_int_equal(used(f), before + DESC + units(16));
+    assert_pattern(before_it->data, 16, 1);
+    assert_pattern(after_it->data, 16, 2);
+    /* The hole is whole again: a pair of the same sizes takes the same place. */
+    tern_pkt_t *again = tern_pktbuf_add_pair(&f->pb, NULL, PAIR_DATA, TERN_NETTYPE_SIXLOWPAN, PAIR_HDR,
+                                             TERN_NETTYPE_NETIF);
+    assert_ptr_equal(again, frame);
+    tern_pktbuf_release(&f->pb, again);
+    tern_pktbuf_release(&f->pb, after_it);
+    tern_pktbuf_release(&f->pb, before_it);
+    assert_int_equal(used(f), 0);
+}
+
+/* The second snip of a pair still held elsewhere: the first goes alone, the
+ * second when its last holder lets go; a pair whose second snip is not the
+ * one laid out after the first is freed snip by snip. */
+static void test_pktbuf_release__pair_with_shared_or_other_next(void **state)
+{
+    fixture_t *f = *state;
+    tern_pkt_t *frame = tern_pktbuf_add_pair(&f->pb, NULL, PAIR_DATA, TERN_NETTYPE_SIXLOWPAN, PAIR_HDR,
+                                             TERN_NETTYPE_NETIF);
+    assert_non_null(frame);
+    tern_pkt_t *hdr = frame->next;
+    assert_int_equal(tern_pktbuf_hold(&f->pb, hdr, 1), 0);
+    tern_pktbuf_release(&f->pb, frame);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    assert_int_equal(used(f), DESC + units(PAIR_HDR));
+    assert_int_equal(hdr->users, 1);
+    tern_pktbuf_release(&f->pb, hdr);
+    assert_int_equal(used(f), 0);
+
+    frame = tern_pktbuf_add_pair(&f->pb, NULL, PAIR_DATA, TERN_NETTYPE_SIXLOWPAN, PAIR_HDR, TERN_NETTYPE_NETIF);
+    assert_non_null(frame);
+    tern_pkt_t *other = add_pattern(f, NULL, 16, 3, TERN_NETTYPE_TEST);
+    tern_pkt_t *own_hdr = frame->next;
+    frame->next = other;
+    tern_pktbuf_release(&f->pb, frame);
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    assert_int_equal(used(f), DESC + units(PAIR_HDR));
+    tern_pktbuf_release(&f->pb, own_hdr);
+    assert_int_equal(used(f), 0);
+}
+
 static void test_pktbuf_add_pair__arguments_and_exhaustion(void **state)
 {
     fixture_t *f = *state;
@@ -1882,6 +1940,8 @@ int main(void)
         T(test_pktbuf_add__exhaustion_no_descriptor),
         T(test_pktbuf_add_pair__one_chunk_each_freed_alone),
         T(test_pktbuf_add_pair__split_when_no_chunk_holds_both),
+        T(test_pktbuf_release__pair_in_one_piece),
+        T(test_pktbuf_release__pair_with_shared_or_other_next),
         T(test_pktbuf_add_pair__arguments_and_exhaustion),
         T(test_pktbuf_hold__every_snip),
         T(test_pktbuf_hold__NULL),
