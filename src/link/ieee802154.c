@@ -161,11 +161,13 @@ static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t
         frame_is_duplicate(mac, repr, seq, tern_executor_now(netif->module.exec))) {
         return -EALREADY;
     }
-    /* The interface reads the frame as [RAW, NETIF]: the header is next. */
-    tern_netif_hdr_t *nh = tern_netif_hdr_get(frame->next);
-    if (nh == NULL) {
+    /* The interface reads the frame as [RAW, NETIF]: the header is next
+     * (looked at in place, not searched for). */
+    const tern_pkt_t *hdr = frame->next;
+    if (hdr == NULL || hdr->type != TERN_NETTYPE_NETIF || hdr->size != sizeof(tern_netif_hdr_t)) {
         return -EINVAL;
     }
+    tern_netif_hdr_t *nh = hdr->data;
     /* Drop the MAC header (no snip of its own): everything the layers above
      * need from it is in the interface header. */
     if (tern_pktbuf_trim_front(pb, frame, (size_t)hdr_len) < 0) {

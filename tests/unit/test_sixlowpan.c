@@ -1029,6 +1029,41 @@ static void test_receive__uncompressed_ipv6(void **state)
     assert_memory_equal(sniffer.last, frame + 1, len);
 }
 
+/* Hand node 1's 6LoWPAN module @p payload as a frame [payload, @p rest]. */
+static void receive_shaped(const uint8_t *payload, size_t len, tern_pkt_t *rest)
+{
+    tern_pkt_t *pkt = tern_pktbuf_add(&nodes[1].stack.pktbuf, rest, payload, len, TERN_NETTYPE_SIXLOWPAN);
+    assert_non_null(pkt);
+    assert_int_equal(tern_netapi_receive(&nodes[1].lowpan.module, pkt), 0);
+    run_for(1 * MS);
+}
+
+/* A link hands a frame up as [payload, NETIF]; a frame with another snip
+ * before its interface header still finds it (here: a reserved dispatch,
+ * counted once the interface is known), one without is refused. */
+static void test_receive__interface_header_after_another_snip(void **state)
+{
+    (void)state;
+    tern_pktbuf_t *pb = &nodes[1].stack.pktbuf;
+    static const uint8_t reserved[] = { 0x43, 0x00 };
+    tern_pkt_t *nh_snip = tern_netif_hdr_build(pb, NULL, nodes[0].eui, 8, nodes[1].eui, 8);
+    assert_non_null(nh_snip);
+    ((tern_netif_hdr_t *)nh_snip->data)->if_index = nodes[1].netif.index;
+    tern_pkt_t *other = tern_pktbuf_add(pb, nh_snip, NULL, 4, TERN_NETTYPE_UNDEF);
+    assert_non_null(other);
+    uint32_t unknown = lowpan_counter(&nodes[1], TERN_SIXLOWPAN_RX_UNKNOWN_DISPATCH);
+    receive_shaped(reserved, sizeof(reserved), other);
+    assert_int_equal(lowpan_counter(&nodes[1], TERN_SIXLOWPAN_RX_UNKNOWN_DISPATCH), unknown + 1u);
+
+    uint32_t invalid = lowpan_counter(&nodes[1], TERN_SIXLOWPAN_RX_INVALID);
+    other = tern_pktbuf_add(pb, NULL, NULL, 4, TERN_NETTYPE_UNDEF);
+    assert_non_null(other);
+    receive_shaped(reserved, sizeof(reserved), other);
+    receive_shaped(reserved, sizeof(reserved), NULL);
+    assert_int_equal(lowpan_counter(&nodes[1], TERN_SIXLOWPAN_RX_INVALID), invalid + 2u);
+    assert_int_equal(lowpan_counter(&nodes[1], TERN_SIXLOWPAN_RX_UNKNOWN_DISPATCH), unknown + 1u);
+}
+
 /* ------------------------------------------------------------ one fragment per turn */
 
 static unsigned turn_injected;
@@ -1438,6 +1473,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_context__compress_and_decompress, setup, teardown),
         cmocka_unit_test_setup_teardown(test_receive__unknown_dispatch_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_receive__uncompressed_ipv6, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_receive__interface_header_after_another_snip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__headers_compressed_longer_than_a_frame_go_uncompressed, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_send__long_datagram_with_extension_header_compressed, setup,
