@@ -109,7 +109,8 @@ static bool rx_mhr_seen(tern_ieee802154_link_t *mac, const uint8_t *data, size_t
 
 /**
  * Parse and filter the MAC header of @p frame into mac->rx_repr (and
- * mac->rx_unicast), and keep it for the next frame (rx_mhr_seen()).
+ * mac->rx_unicast, mac->rx_nh_flags), and keep it for the next frame
+ * (rx_mhr_seen()).
  * @return the header length; a negative errno for ieee802154_recv() (the
  *         cache is empty then).
  */
@@ -137,6 +138,7 @@ static int rx_mhr_take(tern_ieee802154_link_t *mac, const tern_pkt_t *frame)
         return -EBADMSG;
     }
     mac->rx_unicast = verdict == TERN_IEEE802154_RX_UNICAST;
+    mac->rx_nh_flags = tern_ieee802154_addr_is_broadcast(&repr->dst) ? TERN_NETIF_HDR_FLAG_BROADCAST : 0u;
     memcpy(mac->rx_mhr, frame->data, (size_t)hdr_len);
     mac->rx_mhr_len = (uint8_t)hdr_len;
     return hdr_len;
@@ -176,9 +178,7 @@ static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t
 
     put_l2addr(nh->src, &nh->src_len, &repr->src);
     put_l2addr(nh->dst, &nh->dst_len, &repr->dst);
-    if (tern_ieee802154_addr_is_broadcast(&repr->dst)) {
-        nh->flags |= TERN_NETIF_HDR_FLAG_BROADCAST;
-    }
+    nh->flags |= mac->rx_nh_flags;
     frame->type = TERN_NETTYPE_SIXLOWPAN;
     *pkt = frame;
     *type = TERN_NETTYPE_SIXLOWPAN;

@@ -537,6 +537,34 @@ static void test_send__short_addresses__short_header_golden_bytes(void **state)
     assert_int_equal(nodes[1].rx[1].hdr.src_len, 8);
 }
 
+/* The receiver keeps the last MAC header with what it made of it: frames
+ * with the same header (but the sequence number) are flagged as the first
+ * one was, a frame with another header as its own says. */
+static void test_receive__broadcast_flag_follows_each_header(void **state)
+{
+    (void)state;
+    uint8_t a1[8];
+    eui64(1, a1);
+    assert_int_equal(send_from(0, NULL, 0, 0, 8, 0x11, 2), 0);
+    run_for(50 * MS);
+    assert_int_equal(send_from(0, NULL, 0, 0, 8, 0x12, 2), 0);
+    run_for(50 * MS);
+    assert_int_equal(send_from(0, a1, 8, 0, 8, 0x13, 2), 0);
+    run_for(50 * MS);
+    assert_int_equal(send_from(0, a1, 8, 0, 8, 0x14, 2), 0);
+    run_for(50 * MS);
+    assert_int_equal(send_from(0, NULL, 0, 0, 8, 0x15, 2), 0);
+    run_for(50 * MS);
+    static const bool broadcast[] = { true, true, false, false, true };
+    assert_int_equal(nodes[1].nrx, 5);
+    for (unsigned i = 0; i < 5; i++) {
+        const rx_log_t *r = &nodes[1].rx[i];
+        assert_int_equal(r->payload[0], 0x11 + i);
+        assert_int_equal((r->hdr.flags & TERN_NETIF_HDR_FLAG_BROADCAST) != 0, broadcast[i]);
+        assert_int_equal(r->hdr.dst_len, broadcast[i] ? 2 : 8);
+    }
+}
+
 static void test_send__broadcast_and_multicast__to_0xffff_without_ack(void **state)
 {
     (void)state;
@@ -1256,6 +1284,7 @@ static const struct CMUnitTest tests[] = {
     T(test_send__same_destination__header_reused_settings_changes_seen),
     T(test_send__short_addresses__short_header_golden_bytes),
     T(test_send__broadcast_and_multicast__to_0xffff_without_ack),
+    T(test_receive__broadcast_flag_follows_each_header),
     T(test_send__prr_zero__ehostunreach_after_four_transmissions),
     T(test_send__lossy_data_link__retries_deliver),
     T(test_send__lossy_ack_link__duplicates_suppressed),

@@ -119,6 +119,7 @@ typedef struct {
      * Thumb's short loads reach. */
     uint8_t rx_mhr_len;                                 /**< its length; 0: none */
     bool rx_unicast;                                    /**< the filter found it addressed to us alone */
+    uint8_t rx_nh_flags;                                /**< interface header flags it gives (BROADCAST) */
     uint8_t rx_mhr[TERN_IEEE802154_MHR_MAX_LEN];        /**< that header */
     tern_ieee802154_repr_t rx_repr;                     /**< its parse (rx_repr.seq: that frame's) */
     tern_ieee802154_dup_t dup[TERN_CONF_IEEE802154_DUP_SOURCES]; /**< recent sources */
