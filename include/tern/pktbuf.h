@@ -110,6 +110,21 @@ tern_pkt_t *tern_pktbuf_add_pair(tern_pktbuf_t *pb, tern_pkt_t *next, size_t hdr
                                  size_t size, tern_nettype_t type);
 
 /**
+ * tern_pktbuf_add_pair() for a packet its caller fills whole before anyone
+ * else sees it (a frame built by 6LoWPAN): the bytes of both snips are NOT
+ * initialised (they hold whatever the arena held: not zeroing them saves a
+ * pass over bytes that are written next), and the data snip's next is NULL.
+ *
+ * @pre The caller writes all @p hdr_size bytes of the header snip and all
+ *      @p size bytes of the data snip before it hands the packet, or any
+ *      snip of it, to another module, a device or the application; a packet
+ *      given up before that is released unread (tern_pktbuf_release()).
+ * @return as tern_pktbuf_add_pair().
+ */
+tern_pkt_t *tern_pktbuf_add_pair_to_fill(tern_pktbuf_t *pb, size_t hdr_size, tern_nettype_t hdr_type, size_t size,
+                                         tern_nettype_t type);
+
+/**
  * Add @p num references to every snip of @p pkt.
  * @return 0; -EINVAL for NULL arguments; -EOVERFLOW if a count would pass 255
  *         (then nothing changed).

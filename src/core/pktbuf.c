@@ -496,20 +496,19 @@ tern_pkt_t *tern_pktbuf_add(tern_pktbuf_t *pb, tern_pkt_t *next, const void *dat
  * its bytes: [descriptor, header bytes (whole units), descriptor, data].
  * The data snip's bytes follow its descriptor, and the header snip's range
  * (range ownership) ends where that descriptor starts, so each is freed on
- * its own as if allocated alone, wherever snip_alloc() found room.
+ * its own as if allocated alone, wherever snip_alloc() found room. With
+ * @p zero every byte is zeroed, else the bytes are left as they were.
  */
-tern_pkt_t *tern_pktbuf_add_pair(tern_pktbuf_t *pb, tern_pkt_t *next, size_t hdr_size, tern_nettype_t hdr_type,
-                                 size_t size, tern_nettype_t type)
+__attribute__((always_inline)) static inline tern_pkt_t *pair_alloc_locked(tern_pktbuf_t *pb, tern_pkt_t *next, size_t hdr_size,
+                                     tern_nettype_t hdr_type, size_t size, tern_nettype_t type, bool zero)
 {
-    if (pb == NULL || hdr_size == 0 || size == 0 || hdr_size > SNIP_SIZE_MAX || size > SNIP_SIZE_MAX) {
-        return NULL;
-    }
-    tern_lock_acquire(pb->lock);
     uint32_t hdr_units = unit_ceil((uint32_t)hdr_size);
     tern_pkt_t *hdr = snip_alloc(pb, hdr_units + DESC_BYTES + size);
     if (hdr != NULL) {
         uint8_t *at = (uint8_t *)hdr->data + hdr_units;
-        memset(hdr->data, 0, hdr_units + DESC_BYTES + size); /* then the descriptor in between */
+        if (zero) {
+            memset(hdr->data, 0, hdr_units + DESC_BYTES + size); /* then the descriptor in between */
+        }
         tern_pkt_t *data = snip_init(pb, offset_of(pb, at), at + DESC_BYTES, size);
         hdr->size = (uint16_t)hdr_size;
         hdr->type = (uint8_t)hdr_type;
@@ -517,6 +516,29 @@ tern_pkt_t *tern_pktbuf_add_pair(tern_pktbuf_t *pb, tern_pkt_t *next, size_t hdr
         data->type = (uint8_t)type;
         data->next = next;
     }
+    return hdr;
+}
+
+tern_pkt_t *tern_pktbuf_add_pair(tern_pktbuf_t *pb, tern_pkt_t *next, size_t hdr_size, tern_nettype_t hdr_type,
+                                 size_t size, tern_nettype_t type)
+{
+    if (pb == NULL || hdr_size == 0 || size == 0 || hdr_size > SNIP_SIZE_MAX || size > SNIP_SIZE_MAX) {
+        return NULL;
+    }
+    tern_lock_acquire(pb->lock);
+    tern_pkt_t *hdr = pair_alloc_locked(pb, next, hdr_size, hdr_type, size, type, true);
+    tern_lock_release(pb->lock);
+    return hdr;
+}
+
+tern_pkt_t *tern_pktbuf_add_pair_to_fill(tern_pktbuf_t *pb, size_t hdr_size, tern_nettype_t hdr_type, size_t size,
+                                         tern_nettype_t type)
+{
+    if (pb == NULL || hdr_size == 0 || size == 0 || hdr_size > SNIP_SIZE_MAX || size > SNIP_SIZE_MAX) {
+        return NULL;
+    }
+    tern_lock_acquire(pb->lock);
+    tern_pkt_t *hdr = pair_alloc_locked(pb, NULL, hdr_size, hdr_type, size, type, false);
     tern_lock_release(pb->lock);
     return hdr;
 }

@@ -101,26 +101,28 @@ static void fragment_reported(void *ctx, int err)
 
 /**
  * A frame's payload snip of @p size bytes and, in the same allocation, the
- * snip for its interface header (*@p netif_snip, unlinked: send_frame()
- * links them). @return the payload; NULL when no memory was left.
+ * snip for its interface header, a copy of @p hdr (*@p netif_snip, unlinked:
+ * send_frame() links them). The payload's bytes are not initialised: the
+ * caller writes every one of them before send_frame(), or releases the
+ * snips unsent (tern_pktbuf_add_pair_to_fill()). @return the payload; NULL
+ * when no memory was left.
  */
-static tern_pkt_t *frame_alloc(tern_pktbuf_t *pb, size_t size, tern_pkt_t **netif_snip)
+static tern_pkt_t *frame_alloc(tern_pktbuf_t *pb, const tern_netif_hdr_t *hdr, size_t size, tern_pkt_t **netif_snip)
 {
-    tern_pkt_t *hdr = tern_pktbuf_add_pair(pb, NULL, sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF, size,
-                                           TERN_NETTYPE_SIXLOWPAN);
-    if (hdr == NULL) {
+    tern_pkt_t *head = tern_pktbuf_add_pair_to_fill(pb, sizeof(*hdr), TERN_NETTYPE_NETIF, size, TERN_NETTYPE_SIXLOWPAN);
+    if (head == NULL) {
         return NULL;
     }
-    tern_pkt_t *payload = hdr->next;
-    hdr->next = NULL;
-    *netif_snip = hdr;
+    memcpy(head->data, hdr, sizeof(*hdr));
+    tern_pkt_t *payload = head->next;
+    head->next = NULL;
+    *netif_snip = head;
     return payload;
 }
 
 /**
- * Put an interface header (a copy of @p hdr) in front of @p payload and
- * hand the frame to the interface. The header goes into @p netif_snip (from
- * frame_alloc(), with @p payload). With @p slot,
+ * Hand the frame, the interface header @p netif_snip (from frame_alloc(),
+ * with @p payload) in front of @p payload, to the interface. With @p slot,
  * the frame carries the slot's NETERR report: one reference to the snip the
  * slot holds for all its fragments (one of those the FRAG1 took for every
  * frame, else a new one; release_error() calls the hook whoever else holds
@@ -129,8 +131,8 @@ static tern_pkt_t *frame_alloc(tern_pktbuf_t *pb, size_t size, tern_pkt_t **neti
  * @return 0; -ENOMEM (no pktbuf, @p payload released); -ENOBUFS (the
  *         interface's queue was full, the frame released). Counted.
  */
-static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const tern_netif_hdr_t *hdr,
-                      tern_pkt_t *payload, tern_sixlowpan_frag_t *slot, tern_pkt_t *netif_snip)
+static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, tern_pkt_t *payload,
+                      tern_sixlowpan_frag_t *slot, tern_pkt_t *netif_snip)
 {
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
     if (slot != NULL) {
@@ -148,7 +150,6 @@ static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const 
         __atomic_store_n(&lowpan->frag_in_turn, true, __ATOMIC_RELAXED);
     }
     tern_pkt_t *frame = netif_snip;
-    memcpy(frame->data, hdr, sizeof(*hdr));
     frame->next = payload;
     int res = tern_netapi_send(&lif->netif->module, frame);
     if (res < 0) {
@@ -259,7 +260,7 @@ static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
     size_t comp_len = c->len, consumed = c->consumed;
     tern_pkt_t *netif_snip = NULL;
-    tern_pkt_t *payload = frame_alloc(pb, comp_len + (size - consumed), &netif_snip);
+    tern_pkt_t *payload = frame_alloc(pb, hdr, comp_len + (size - consumed), &netif_snip);
     if (payload == NULL) {
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_NOMEM, -ENOMEM);
         return;
@@ -271,7 +272,7 @@ static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;
     }
-    int res = send_frame(lowpan, lif, hdr, payload, NULL, netif_snip);
+    int res = send_frame(lowpan, lif, payload, NULL, netif_snip);
     tern_pktbuf_release_error(pb, pkt, res);
 }
 
@@ -360,10 +361,13 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     /* The outcome report every fragment carries (send_frame()). */
     const tern_neterr_report_t hook = { .report = fragment_reported, .ctx = slot };
     tern_pkt_t *report = tern_pktbuf_add(pb, NULL, &hook, sizeof(hook), TERN_NETTYPE_NETERR);
+    tern_netif_hdr_t first = *hdr;
+    first.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
     tern_pkt_t *netif_snip = NULL;
-    tern_pkt_t *payload = (report != NULL)
-                              ? frame_alloc(pb, TERN_SIXLOWPAN_FRAG1_LEN + head_len + (data_end - data_from), &netif_snip)
-                              : NULL;
+    tern_pkt_t *payload =
+        (report != NULL)
+            ? frame_alloc(pb, &first, TERN_SIXLOWPAN_FRAG1_LEN + head_len + (data_end - data_from), &netif_snip)
+            : NULL;
     if (payload == NULL) {
         tern_pktbuf_release(pb, report);
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_NOMEM, -ENOMEM);
@@ -406,13 +410,11 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     if (frames < UINT8_MAX && tern_pktbuf_hold(pb, report, (unsigned)frames) == 0) {
         slot->report_refs = (uint8_t)frames;
     }
-    tern_netif_hdr_t first = *hdr;
-    first.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
     /* (The datagram keeps its NETIF snip: freed after the FRAG1, it would
      * leave a hole in front of the arena that every later fragment's
      * allocation walks past; measured, that costs more than it saves.
      * The FRAG1 gets a header snip with its payload, as every FRAGN.) */
-    if (send_frame(lowpan, lif, &first, payload, slot, netif_snip) == -ENOMEM &&
+    if (send_frame(lowpan, lif, payload, slot, netif_snip) == -ENOMEM &&
         slot->state != SIXLOWPAN_FRAG_IN_FLIGHT) {
         fragment_failed(lowpan, slot, -ENOMEM); /* no report was attached: nothing will come */
     }
@@ -515,8 +517,12 @@ static void send_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
     size_t left = (size_t)slot->size - slot->offset;
     size_t chunk = (left > slot->per_fragment) ? slot->per_fragment : left;
+    tern_netif_hdr_t hdr = slot->hdr;
+    if (chunk < left) {
+        hdr.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
+    }
     tern_pkt_t *netif_snip = NULL;
-    tern_pkt_t *payload = frame_alloc(pb, TERN_SIXLOWPAN_FRAGN_LEN + chunk, &netif_snip);
+    tern_pkt_t *payload = frame_alloc(pb, &hdr, TERN_SIXLOWPAN_FRAGN_LEN + chunk, &netif_snip);
     int res = (payload != NULL) ? 0 : -ENOMEM;
     if (res == 0) {
         uint8_t *out = payload->data;
@@ -534,12 +540,8 @@ static void send_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM);
     }
     if (res == 0) {
-        tern_netif_hdr_t hdr = slot->hdr;
-        if (chunk < left) {
-            hdr.flags |= TERN_NETIF_HDR_FLAG_MORE_DATA;
-        }
         slot->offset = (uint16_t)(slot->offset + chunk);
-        res = send_frame(lowpan, slot->lif, &hdr, payload, slot, netif_snip);
+        res = send_frame(lowpan, slot->lif, payload, slot, netif_snip);
     }
     if (res < 0 && slot->state != SIXLOWPAN_FRAG_IN_FLIGHT && slot->state != SIXLOWPAN_FRAG_REPORTED) {
         fragment_failed(lowpan, slot, res); /* no report was attached: nothing will come */

@@ -491,6 +491,50 @@ static void test_pktbuf_release__pair_with_shared_or_other_next(void **state)
     assert_int_equal(used(f), 0);
 }
 
+/* The variant for a packet filled at once: the same layout, the bytes as
+ * the arena held them (not zeroed), no next; the lock once; freed like a
+ * pair. */
+static void test_pktbuf_add_pair_to_fill__bytes_left_as_they_were(void **state)
+{
+    fixture_t *f = *state;
+    memset(f->pb.arena + UNIT, 0xA5, 256); /* old bytes, left in place */
+    unsigned locks = f->probe.acquired;
+    tern_pkt_t *hdr = tern_pktbuf_add_pair_to_fill(&f->pb, PAIR_HDR, TERN_NETTYPE_NETIF, PAIR_DATA,
+                                                   TERN_NETTYPE_SIXLOWPAN);
+    assert_non_null(hdr);
+    assert_int_equal(f->probe.acquired, locks + 1u);
+    tern_pkt_t *data = hdr->next;
+    assert_non_null(data);
+    assert_ptr_equal(hdr->data, (uint8_t *)hdr + DESC);
+    assert_ptr_equal((uint8_t *)data, (uint8_t *)hdr + DESC + units(PAIR_HDR));
+    assert_ptr_equal(data->data, (uint8_t *)data + DESC);
+    assert_int_equal(hdr->size, PAIR_HDR);
+    assert_int_equal(hdr->type, TERN_NETTYPE_NETIF);
+    assert_int_equal(hdr->users, 1);
+    assert_int_equal(data->size, PAIR_DATA);
+    assert_int_equal(data->type, TERN_NETTYPE_SIXLOWPAN);
+    assert_int_equal(data->users, 1);
+    assert_null(data->next);
+    assert_int_equal(((const uint8_t *)hdr->data)[0], 0xA5);
+    assert_int_equal(((const uint8_t *)hdr->data)[PAIR_HDR - 1u], 0xA5);
+    assert_int_equal(((const uint8_t *)data->data)[0], 0xA5);
+    assert_int_equal(((const uint8_t *)data->data)[PAIR_DATA - 1u], 0xA5);
+    assert_int_equal(used(f), 2u * DESC + units(PAIR_HDR) + units(PAIR_DATA));
+    assert_int_equal(tern_pktbuf_check(&f->pb), 0);
+    tern_pktbuf_release(&f->pb, hdr);
+
+    /* The arguments add_pair() refuses; exhaustion. */
+    assert_null(tern_pktbuf_add_pair_to_fill(NULL, 4, TERN_NETTYPE_NETIF, 4, TERN_NETTYPE_UNDEF));
+    assert_null(tern_pktbuf_add_pair_to_fill(&f->pb, 0, TERN_NETTYPE_NETIF, 4, TERN_NETTYPE_UNDEF));
+    assert_null(tern_pktbuf_add_pair_to_fill(&f->pb, 4, TERN_NETTYPE_NETIF, 0, TERN_NETTYPE_UNDEF));
+    assert_null(tern_pktbuf_add_pair_to_fill(&f->pb, 65536, TERN_NETTYPE_NETIF, 4, TERN_NETTYPE_UNDEF));
+    assert_null(tern_pktbuf_add_pair_to_fill(&f->pb, 4, TERN_NETTYPE_NETIF, 65536, TERN_NETTYPE_UNDEF));
+    assert_int_equal(alloc_fail(f), 0);
+    assert_null(tern_pktbuf_add_pair_to_fill(&f->pb, 4, TERN_NETTYPE_NETIF, ARENA_SIZE, TERN_NETTYPE_UNDEF));
+    assert_int_not_equal(alloc_fail(f), 0);
+    assert_int_equal(used(f), 0);
+}
+
 static void test_pktbuf_add_pair__arguments_and_exhaustion(void **state)
 {
     fixture_t *f = *state;
@@ -1943,6 +1987,7 @@ int main(void)
         T(test_pktbuf_release__pair_in_one_piece),
         T(test_pktbuf_release__pair_with_shared_or_other_next),
         T(test_pktbuf_add_pair__arguments_and_exhaustion),
+        T(test_pktbuf_add_pair_to_fill__bytes_left_as_they_were),
         T(test_pktbuf_hold__every_snip),
         T(test_pktbuf_hold__NULL),
         T(test_pktbuf_hold__up_to_255),

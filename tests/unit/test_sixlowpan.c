@@ -604,7 +604,7 @@ static void test_golden__compressed_frame(void **state)
 }
 
 /* A frame's interface header snip comes with its payload, from one pktbuf
- * allocation (tern_pktbuf_add_pair(): the payload's descriptor right after
+ * allocation (tern_pktbuf_add_pair_to_fill(): the payload's descriptor right after
  * the header's bytes); the datagram's own header snip is not written, so a
  * holder sees it as it was. The frame is the golden one either way. */
 static void test_send__one_frame__header_snip_allocated_with_the_payload(void **state)
