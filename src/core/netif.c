@@ -432,7 +432,19 @@ static void netif_tx_outcome(tern_netif_t *netif, tern_netdev_event_t event)
     }
 }
 
-/** Take the next packet of the queue and start its first channel access. */
+/** Make @p pkt the frame in progress and start its first channel access (the interface is idle). */
+static void netif_tx_start(tern_netif_t *netif, tern_pkt_t *pkt)
+{
+    tern_pkt_t *frame = netif_prepare(netif, pkt, &netif->tx_hdr);
+    if (frame == NULL) {
+        return;
+    }
+    netif->tx_frame = frame;
+    netif->tx_transmissions = 0;
+    netif_csma_start(netif);
+}
+
+/** Take the next packet of the queue and start it. */
 static void netif_tx_begin(tern_netif_t *netif)
 {
     tern_pkt_t *pkt = netif->tx_queue[netif->tx_head];
@@ -444,13 +456,7 @@ static void netif_tx_begin(tern_netif_t *netif)
         tern_pktbuf_release_error(&netif->module.stack->pktbuf, pkt, -ENETDOWN);
         return;
     }
-    tern_pkt_t *frame = netif_prepare(netif, pkt, &netif->tx_hdr);
-    if (frame == NULL) {
-        return;
-    }
-    netif->tx_frame = frame;
-    netif->tx_transmissions = 0;
-    netif_csma_start(netif);
+    netif_tx_start(netif, pkt);
 }
 
 /**
@@ -518,7 +524,12 @@ static void netif_send_packet(tern_netif_t *netif, tern_pkt_t *pkt)
         tern_pktbuf_release_error(pb, pkt, -ENOBUFS);
         return;
     }
-    /* Queued even when idle: netif_tx_poll() starts it right after this message. */
+    if (netif->tx_state == NETIF_TX_IDLE && netif->tx_count == 0u) {
+        /* Nothing before it: started at once, not queued for netif_tx_poll()
+         * to take out again right after this message (it drives it on). */
+        netif_tx_start(netif, pkt);
+        return;
+    }
     netif->tx_queue[(netif->tx_head + netif->tx_count) % TERN_CONF_NETIF_TX_QUEUE] = pkt;
     netif->tx_count++;
 }
