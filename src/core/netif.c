@@ -308,6 +308,8 @@ static void netif_csma_backoff(tern_netif_t *netif)
     netif_tx_wait(netif, NETIF_TX_BACKOFF, (uint64_t)periods * policy->backoff_period_us);
 }
 
+static void netif_tx_outcome(tern_netif_t *netif, tern_netdev_event_t event);
+
 /**
  * A new channel access for the frame: NB = 0, BE = macMinBE (§7.5.1.4, step
  * (1)); a device that does CSMA-CA itself gets the frame at once.
@@ -379,7 +381,13 @@ static void netif_tx_attempt(tern_netif_t *netif)
         if (netif->tx_event == 0u) {
             /* No outcome yet: wait for it, TERN_CONF_NETIF_TX_TIMEOUT_MS at most. */
             netif_tx_wait(netif, NETIF_TX_IN_FLIGHT, (uint64_t)TERN_CONF_NETIF_TX_TIMEOUT_MS * 1000u);
+            return;
         }
+        /* Reported from inside send() (noted by netif_event_cb()): taken in
+         * now, as netif_tx_poll() would on its next round. */
+        tern_netdev_event_t event = (tern_netdev_event_t)netif->tx_event;
+        netif->tx_event = 0;
+        netif_tx_outcome(netif, event);
         return;
     }
     netif->tx_event = 0;
