@@ -39,13 +39,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned slot = (unsigned)(data[i] / 10u) % SLOTS;
         tern_pkt_t **p = &held[slot];
         switch (op) {
-        case 0: /* add a snip (arg >= 192: a header and a data snip, add_pair) in front of the slot's packet */
+        case 0: /* add a snip (arg >= 192: a header and a data snip, add_pair; >= 224 add_pair_to_fill,
+                 * then filled) in front of the slot's packet */
         {
             static const uint8_t fill[97] = { 0xA5 };
-            tern_pkt_t *pkt = (arg < 192u)
-                                  ? tern_pktbuf_add(&pb, *p, fill, arg % 97u, (tern_nettype_t)(arg % TERN_NETTYPE_NUMOF))
-                                  : tern_pktbuf_add_pair(&pb, *p, 1u + arg % 30u, TERN_NETTYPE_NETIF, 1u + (arg * 7u) % 97u,
-                                                         TERN_NETTYPE_SIXLOWPAN);
+            tern_pkt_t *pkt = NULL;
+            if (arg < 192u) {
+                pkt = tern_pktbuf_add(&pb, *p, fill, arg % 97u, (tern_nettype_t)(arg % TERN_NETTYPE_NUMOF));
+            } else if (arg < 224u) {
+                pkt = tern_pktbuf_add_pair(&pb, *p, 1u + arg % 30u, TERN_NETTYPE_NETIF, 1u + (arg * 7u) % 97u,
+                                           TERN_NETTYPE_SIXLOWPAN);
+            } else {
+                pkt = tern_pktbuf_add_pair_to_fill(&pb, 1u + arg % 30u, TERN_NETTYPE_NETIF, 1u + (arg * 7u) % 97u,
+                                                   TERN_NETTYPE_SIXLOWPAN);
+                if (pkt != NULL) {
+                    memcpy(pkt->data, fill, pkt->size);
+                    memcpy(pkt->next->data, fill, pkt->next->size);
+                    require(pkt->next->next == NULL);
+                    pkt->next->next = *p;
+                }
+            }
             if (pkt != NULL) {
                 *p = pkt;
             }
