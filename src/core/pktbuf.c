@@ -800,6 +800,15 @@ tern_pkt_t *tern_pktbuf_start_write_upto(tern_pktbuf_t *pb, tern_pkt_t *pkt, ter
     return head;
 }
 
+/** tern_pktbuf_realloc_data() beyond its shrink within the last unit (kept apart: that one saves no registers). */
+__attribute__((noinline)) static int realloc_data_locking(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size)
+{
+    tern_lock_acquire(pb->lock);
+    int ret = data_resize_locked(pb, pkt, size);
+    tern_lock_release(pb->lock);
+    return ret;
+}
+
 int tern_pktbuf_realloc_data(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size)
 {
     if (pb == NULL || pkt == NULL || size > SNIP_SIZE_MAX || pkt->users != 1) {
@@ -814,10 +823,7 @@ int tern_pktbuf_realloc_data(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size)
         pkt->size = (uint16_t)size;
         return 0;
     }
-    tern_lock_acquire(pb->lock);
-    int ret = data_resize_locked(pb, pkt, size);
-    tern_lock_release(pb->lock);
-    return ret;
+    return realloc_data_locking(pb, pkt, size);
 }
 
 /**
