@@ -261,12 +261,18 @@ static void loop_hand_off_end(tern_executor_t *ex, tern_module_t *to, tern_modul
 static bool loop_may_continue(tern_executor_t *ex, const tern_module_t *m)
 {
     tern_loop_t *loop = loop_of(ex);
-    if (!in_runner(loop)) {
-        return false;
+    bool now;
+    if (loop->platform == NULL) {
+        /* One thread: everything is the loop's (as in loop_hand_off_begin()). */
+        now = loop->current == m && loop->pending == 0u && !loop->stopped;
+    } else {
+        if (!in_runner(loop)) {
+            return false;
+        }
+        tern_lock_acquire(queue_lock(loop));
+        now = loop->current == m && loop->pending == 0u && !loop->stopped;
+        tern_lock_release(queue_lock(loop));
     }
-    tern_lock_acquire(queue_lock(loop));
-    bool now = loop->current == m && loop->pending == 0u && !loop->stopped;
-    tern_lock_release(queue_lock(loop));
     /* (The timers are the runner's alone: no lock, see the file comment.) */
     return now && tern_timerq_next(&ex->timers) > tern_executor_now(ex);
 }
