@@ -112,7 +112,7 @@ typedef struct {
      * link header. The interface header's snip is private here (users 1), so
      * the link may turn it into its header in place (IEEE 802.15.4 does).
      * @return 0; negative errno to drop (counted as TX invalid; the interface
-     * releases @p *pkt).
+     * releases @p *pkt with that errno for its error report).
      */
     int (*send)(tern_netif_t *netif, tern_pkt_t **pkt);
 

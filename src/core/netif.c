@@ -203,9 +203,11 @@ static tern_pkt_t *netif_prepare(tern_netif_t *netif, tern_pkt_t *pkt, tern_neti
     } else {
         memset(hdr, 0, sizeof(*hdr));
     }
-    if (pkt->type != TERN_NETTYPE_NETIF || netif->link->send(netif, &pkt) < 0) {
+    int err = (pkt->type == TERN_NETTYPE_NETIF) ? netif->link->send(netif, &pkt) : -EINVAL;
+    if (err < 0) {
+        /* The link's reason goes to the sender's report (-EMSGSIZE: too long for a frame). */
         tern_count(&netif->counters[TERN_NETIF_TX_INVALID]);
-        tern_pktbuf_release_error(pb, pkt, -EINVAL);
+        tern_pktbuf_release_error(pb, pkt, err);
         return NULL;
     }
     return pkt;

@@ -1070,7 +1070,7 @@ static void test_payload_max__per_header__frame_minus_mhr(void **state)
     assert_int_equal(netif_stat(0, TERN_NETIF_TX_INVALID), 1);
     assert_int_equal(nodes[0].nneterr, 2);
     assert_int_equal(nodes[0].neterr[0], 0);
-    assert_int_equal(nodes[0].neterr[1], -EINVAL); /* refused when its turn came */
+    assert_int_equal(nodes[0].neterr[1], -EMSGSIZE); /* refused when its turn came, with the link's reason */
 }
 
 /* ------------------------------------------------------------ a device that completes in send() */
