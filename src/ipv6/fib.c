@@ -57,7 +57,7 @@ int tern_fib_add(tern_fib_t *fib, const tern_ipv6_addr_t *prefix, uint8_t len,
     slot->len = len;
     slot->next_hop = hop;
     slot->if_index = if_index;
-    slot->expires_us = expires_us;
+    slot->expires = tern_expiry_from_us(expires_us);
     fib->deadline_gen++; /* the owner's cached next deadline may be late now */
     slot->origin = (uint8_t)origin;
     slot->metric = metric;
@@ -99,9 +99,10 @@ const tern_fib_route_t *tern_fib_lookup(const tern_fib_t *fib, const tern_ipv6_a
                                         uint64_t now_us)
 {
     const tern_fib_route_t *best = NULL;
+    tern_expiry_t now = tern_expiry_now(now_us);
     for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
         const tern_fib_route_t *r = &fib->routes[i];
-        if (!r->used || r->expires_us <= now_us ||
+        if (!r->used || tern_expiry_passed(r->expires, now) ||
             !tern_ipv6_addr_match_prefix(dst, &r->prefix, r->len)) {
             continue;
         }
@@ -115,9 +116,10 @@ const tern_fib_route_t *tern_fib_lookup(const tern_fib_t *fib, const tern_ipv6_a
 unsigned tern_fib_expire(tern_fib_t *fib, uint64_t now_us)
 {
     unsigned dropped = 0;
+    tern_expiry_t now = tern_expiry_now(now_us);
     for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
         tern_fib_route_t *r = &fib->routes[i];
-        if (r->used && r->expires_us <= now_us) {
+        if (r->used && tern_expiry_passed(r->expires, now)) {
             memset(r, 0, sizeof(*r));
             dropped++;
         }
@@ -127,12 +129,12 @@ unsigned tern_fib_expire(tern_fib_t *fib, uint64_t now_us)
 
 uint64_t tern_fib_next_deadline(const tern_fib_t *fib)
 {
-    uint64_t next = TERN_FIB_INFINITE;
+    tern_expiry_t next = TERN_EXPIRY_NEVER;
     for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
         const tern_fib_route_t *r = &fib->routes[i];
-        if (r->used && r->expires_us < next) {
-            next = r->expires_us;
+        if (r->used && r->expires < next) {
+            next = r->expires;
         }
     }
-    return next;
+    return tern_expiry_to_us(next);
 }

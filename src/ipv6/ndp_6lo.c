@@ -164,7 +164,7 @@ static size_t default_router(const tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, 
 {
     for (size_t i = from; i < TERN_CONF_FIB_SIZE; i++) {
         const tern_fib_route_t *r = &ip->fib.routes[i];
-        if (r->used && r->len == 0 && r->if_index == ipif->netif->index && r->expires_us > now &&
+        if (r->used && r->len == 0 && r->if_index == ipif->netif->index && !tern_expiry_passed(r->expires, tern_expiry_now(now)) &&
             !tern_ipv6_addr_is_unspecified(&r->next_hop) &&
             (addr == NULL || tern_ipv6_addr_equal(&r->next_hop, addr))) {
             return i;

@@ -156,7 +156,8 @@ static bool route_update(tern_rpl_t *rpl, const tern_rpl_opt_target_t *t, const 
         r->if_index = if_index;
     }
     r->path_sequence = seq;
-    r->expires_us = infinite ? RPL_NEVER : rpl_now(rpl) + (uint64_t)lifetime_s * RPL_US_PER_S;
+    /* Kept to the tick of 1.05 s after its end (tern/expiry.h): Path Lifetimes are whole Lifetime Units of seconds. */
+    r->expires = tern_expiry_from_us(infinite ? RPL_NEVER : rpl_now(rpl) + (uint64_t)lifetime_s * RPL_US_PER_S);
     if (fib_route(rpl, true, r, infinite ? 0u : lifetime_s) < 0) {
         rpl_count(rpl, TERN_RPL_ROUTE_TABLE_FULL);
         memset(r, 0, sizeof(*r)); /* not in the FIB: not a route */
@@ -236,15 +237,25 @@ static size_t own_targets_emit(tern_rpl_t *rpl, uint8_t *out, size_t cap)
     return n;
 }
 
-/* Path Lifetime (lifetime units, rounded up, at most 254; 0xFF infinite) left to route @p r at @p now. */
+/*
+ * Path Lifetime (lifetime units, rounded up, at most 254; 0xFF infinite) left
+ * to route @p r, alive at @p now. Its end was rounded up to a tick
+ * (tern/expiry.h), so the count is taken from one tick before it: a router
+ * never passes on more lifetime than its child gave (at most one second less),
+ * and a route alive here is announced with at least one unit (0 is a No-Path).
+ */
 static uint8_t route_units_left(const tern_rpl_t *rpl, const tern_rpl_route_t *r, uint64_t now)
 {
-    if (r->expires_us == RPL_NEVER) {
+    if (r->expires == TERN_EXPIRY_NEVER) {
         return 0xFFu;
+    }
+    uint64_t end = tern_expiry_to_us(r->expires) - (1u << TERN_EXPIRY_SHIFT);
+    if (end <= now) {
+        return 1u;
     }
     uint64_t unit_us = (uint64_t)rpl->lifetime_unit * RPL_US_PER_S;
     /* Up to 254 units of 65535 s: 64 bits, but a DAO is rare (tern/div64.h). */
-    uint64_t units = tern_udiv64(r->expires_us - now + unit_us - 1u, unit_us, NULL);
+    uint64_t units = tern_udiv64(end - now + unit_us - 1u, unit_us, NULL);
     return (uint8_t)((units > 0xFEu) ? 0xFEu : units);
 }
 
@@ -271,7 +282,7 @@ static size_t routes_emit(tern_rpl_t *rpl, size_t *cursor, const tern_rpl_parent
     size_t i = *cursor;
     for (; i < TERN_CONF_RPL_ROUTES; i++) {
         const tern_rpl_route_t *r = &rpl->routes[i];
-        if (!r->used || r->expires_us <= now ||
+        if (!r->used || tern_expiry_passed(r->expires, tern_expiry_now(now)) ||
             (skip != NULL && r->if_index == skip->if_index && tern_ipv6_addr_equal(&r->next_hop, &skip->addr))) {
             continue;
         }
@@ -605,8 +616,9 @@ uint64_t rpl_dao_next_deadline(const tern_rpl_t *rpl)
     uint64_t ns = rpl_ns_next_deadline(rpl);
     next = (ns < next) ? ns : next;
     for (size_t i = 0; i < TERN_CONF_RPL_ROUTES; i++) {
-        if (rpl->routes[i].used && rpl->routes[i].expires_us < next) {
-            next = rpl->routes[i].expires_us;
+        uint64_t end = tern_expiry_to_us(rpl->routes[i].expires);
+        if (rpl->routes[i].used && end < next) {
+            next = end;
         }
     }
     return next;
@@ -617,7 +629,7 @@ void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now)
     rpl_ns_tick(rpl, now);
     for (size_t i = 0; i < TERN_CONF_RPL_ROUTES; i++) {
         tern_rpl_route_t *r = &rpl->routes[i];
-        if (r->used && r->expires_us <= now) {
+        if (r->used && tern_expiry_passed(r->expires, tern_expiry_now(now))) {
             rpl_count(rpl, TERN_RPL_ROUTES_EXPIRED);
             memset(r, 0, sizeof(*r)); /* the FIB expires its copy on its own */
         }

@@ -86,7 +86,8 @@ void rpl_ns_update(tern_rpl_t *rpl, const tern_ipv6_addr_t *target, const tern_i
     l->parent = *parent;
     l->if_index = if_index;
     l->path_sequence = seq;
-    l->expires_us = infinite ? RPL_NEVER : rpl_now(rpl) + (uint64_t)lifetime_s * RPL_US_PER_S;
+    /* Kept to the tick of 1.05 s after its end (tern/expiry.h): Path Lifetimes are whole Lifetime Units of seconds. */
+    l->expires = tern_expiry_from_us(infinite ? RPL_NEVER : rpl_now(rpl) + (uint64_t)lifetime_s * RPL_US_PER_S);
     tern_lock_release(lock);
 }
 
@@ -105,8 +106,9 @@ uint64_t rpl_ns_next_deadline(const tern_rpl_t *rpl)
 {
     uint64_t next = RPL_NEVER;
     for (size_t i = 0; i < TERN_CONF_RPL_NS_LINKS; i++) {
-        if (rpl->ns_links[i].used && rpl->ns_links[i].expires_us < next) {
-            next = rpl->ns_links[i].expires_us;
+        uint64_t end = tern_expiry_to_us(rpl->ns_links[i].expires);
+        if (rpl->ns_links[i].used && end < next) {
+            next = end;
         }
     }
     return next;
@@ -117,7 +119,7 @@ void rpl_ns_tick(tern_rpl_t *rpl, uint64_t now)
     const tern_lock_t *lock = tern_stack_lock(rpl->module.stack);
     for (size_t i = 0; i < TERN_CONF_RPL_NS_LINKS; i++) {
         tern_rpl_ns_link_t *l = &rpl->ns_links[i];
-        if (l->used && l->expires_us <= now) {
+        if (l->used && tern_expiry_passed(l->expires, tern_expiry_now(now))) {
             tern_lock_acquire(lock);
             memset(l, 0, sizeof(*l));
             tern_lock_release(lock);

@@ -14,6 +14,10 @@
 
 #include "tern/ipv6/fib.h"
 
+#define SEC 1000000ull
+/* A route's end is kept in ticks of 2^20 us (tern/expiry.h). */
+#define TICK (1ull << TERN_EXPIRY_SHIFT)
+
 static tern_fib_t fib;
 
 static tern_ipv6_addr_t A(const char *text)
@@ -72,13 +76,13 @@ static void test_tern_fib_add__prefix_is_masked_and_updates(void **state)
     tern_ipv6_addr_t expect = A("2001:db8:1:2::");
     assert_true(tern_ipv6_addr_equal(&fib.routes[0].prefix, &expect));
     /* Same route again: updated in place (RA refreshing a lifetime). */
-    assert_int_equal(tern_fib_add(&fib, &expect, 64, NULL, 1, 500, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_add(&fib, &expect, 64, NULL, 1, 5 * TICK, TERN_FIB_RA, 0), 0);
     unsigned used = 0;
     for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
         used += fib.routes[i].used ? 1u : 0u;
     }
     assert_int_equal(used, 1);
-    assert_int_equal(fib.routes[0].expires_us, 500);
+    assert_int_equal(tern_fib_route_expires_us(&fib.routes[0]), 5 * TICK);
 }
 
 static void test_tern_fib_lookup__lower_metric_among_equals(void **state)
@@ -95,15 +99,60 @@ static void test_tern_fib_expire__lifetimes(void **state)
 {
     (void)state;
     tern_ipv6_addr_t p = A("2001:db8::"), q = A("2001:db9::");
-    assert_int_equal(tern_fib_add(&fib, &p, 32, NULL, 1, 1000, TERN_FIB_RA, 0), 0);
-    assert_int_equal(tern_fib_add(&fib, &q, 32, NULL, 1, 3000, TERN_FIB_RA, 0), 0);
-    assert_int_equal(tern_fib_next_deadline(&fib), 1000);
+    assert_int_equal(tern_fib_add(&fib, &p, 32, NULL, 1, 1000 * TICK, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_add(&fib, &q, 32, NULL, 1, 3000 * TICK, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_next_deadline(&fib), 1000 * TICK);
     tern_ipv6_addr_t d = A("2001:db8::1");
-    assert_non_null(tern_fib_lookup(&fib, &d, 999));
-    assert_null(tern_fib_lookup(&fib, &d, 1000)); /* expired routes never match */
-    assert_int_equal(tern_fib_expire(&fib, 1000), 1);
-    assert_int_equal(tern_fib_next_deadline(&fib), 3000);
-    assert_int_equal(tern_fib_expire(&fib, 5000), 1);
+    assert_non_null(tern_fib_lookup(&fib, &d, 1000 * TICK - 1));
+    assert_null(tern_fib_lookup(&fib, &d, 1000 * TICK)); /* expired routes never match */
+    assert_int_equal(tern_fib_expire(&fib, 1000 * TICK - 1), 0);
+    assert_int_equal(tern_fib_expire(&fib, 1000 * TICK), 1);
+    assert_int_equal(tern_fib_next_deadline(&fib), 3000 * TICK);
+    assert_int_equal(tern_fib_expire(&fib, 5000 * TICK), 1);
+    assert_int_equal(tern_fib_next_deadline(&fib), TERN_FIB_INFINITE);
+}
+
+/* An end between two ticks is kept as the later one: the route never goes early. */
+static void test_tern_fib_expire__end_rounded_up_to_a_tick(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t p = A("2001:db8::");
+    tern_ipv6_addr_t d = A("2001:db8::1");
+    uint64_t end = 7 * SEC + 1; /* 6.68 ticks */
+    assert_int_equal(tern_fib_add(&fib, &p, 32, NULL, 1, end, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_next_deadline(&fib), 7 * TICK);
+    assert_non_null(tern_fib_lookup(&fib, &d, end)); /* its lifetime's end: still there */
+    assert_int_equal(tern_fib_expire(&fib, 7 * TICK - 1), 0);
+    assert_non_null(tern_fib_lookup(&fib, &d, 7 * TICK - 1));
+    assert_null(tern_fib_lookup(&fib, &d, 7 * TICK));
+    assert_int_equal(tern_fib_expire(&fib, 7 * TICK), 1);
+}
+
+/* At the end of the 32-bit tick range (2^52 us, 142.7 years of the clock): a
+ * finite lifetime past it ends at the last tick instead, never mistaken for an
+ * infinite one; an infinite route outlives every clock value. */
+static void test_tern_fib_expire__end_of_the_tick_range(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t p = A("2001:db8::"), q = A("2001:db9::"), r = A("2001:dba::");
+    uint64_t last_us = (uint64_t)TERN_EXPIRY_LAST << TERN_EXPIRY_SHIFT;
+    assert_int_equal(tern_expiry_from_us(last_us - TICK), TERN_EXPIRY_LAST - 1u);
+    assert_int_equal(tern_expiry_from_us(last_us - TICK + 1), TERN_EXPIRY_LAST);
+    assert_int_equal(tern_expiry_from_us(last_us + 1), TERN_EXPIRY_LAST); /* clamped: stays finite */
+    assert_int_equal(tern_expiry_from_us(UINT64_MAX - 1), TERN_EXPIRY_LAST);
+    assert_int_equal(tern_expiry_from_us(UINT64_MAX), TERN_EXPIRY_NEVER);
+    assert_int_equal(tern_expiry_now(UINT64_MAX), TERN_EXPIRY_LAST);
+    assert_int_equal(tern_fib_add(&fib, &p, 32, NULL, 1, last_us - TICK, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_add(&fib, &q, 32, NULL, 1, UINT64_MAX - 1, TERN_FIB_RA, 0), 0);
+    assert_int_equal(tern_fib_add(&fib, &r, 32, NULL, 1, TERN_FIB_INFINITE, TERN_FIB_RA, 0), 0);
+    tern_ipv6_addr_t dq = A("2001:db9::1"), dr = A("2001:dba::1");
+    assert_int_equal(tern_fib_expire(&fib, last_us - TICK - 1), 0);
+    assert_int_equal(tern_fib_expire(&fib, last_us - TICK), 1);
+    assert_int_equal(tern_fib_next_deadline(&fib), last_us);
+    assert_non_null(tern_fib_lookup(&fib, &dq, last_us - 1));
+    assert_null(tern_fib_lookup(&fib, &dq, UINT64_MAX));
+    assert_non_null(tern_fib_lookup(&fib, &dr, UINT64_MAX));
+    assert_int_equal(tern_fib_expire(&fib, UINT64_MAX), 1);
     assert_int_equal(tern_fib_next_deadline(&fib), TERN_FIB_INFINITE);
 }
 
@@ -146,6 +195,8 @@ int main(void)
         cmocka_unit_test_setup(test_tern_fib_add__prefix_is_masked_and_updates, setup),
         cmocka_unit_test_setup(test_tern_fib_lookup__lower_metric_among_equals, setup),
         cmocka_unit_test_setup(test_tern_fib_expire__lifetimes, setup),
+        cmocka_unit_test_setup(test_tern_fib_expire__end_rounded_up_to_a_tick, setup),
+        cmocka_unit_test_setup(test_tern_fib_expire__end_of_the_tick_range, setup),
         cmocka_unit_test_setup(test_tern_fib_remove__and_flush, setup),
         cmocka_unit_test_setup(test_tern_fib_add__invalid_and_full, setup),
     };

@@ -507,13 +507,13 @@ static void assert_timer_before_route_expiry(void)
         assert_true(rpl->timer_at <= rpl->tables_at_us);
         for (size_t k = 0; k < TERN_CONF_RPL_ROUTES; k++) {
             if (rpl->routes[k].used) {
-                assert_true(rpl->tables_at_us <= rpl->routes[k].expires_us);
+                assert_true(rpl->tables_at_us <= tern_expiry_to_us(rpl->routes[k].expires));
             }
         }
 #if TERN_CONF_RPL_NS_LINKS > 0
         for (size_t k = 0; k < TERN_CONF_RPL_NS_LINKS; k++) {
             if (rpl->ns_links[k].used) {
-                assert_true(rpl->tables_at_us <= rpl->ns_links[k].expires_us);
+                assert_true(rpl->tables_at_us <= tern_expiry_to_us(rpl->ns_links[k].expires));
             }
         }
 #endif

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "tern/config.h"
+#include "tern/expiry.h"
 #include "tern/wire/ipv6_addr.h"
 
 /** The route never expires. */
@@ -34,7 +35,7 @@ typedef enum {
 typedef struct {
     tern_ipv6_addr_t prefix;   /**< destination prefix (bits past @ref len are zero) */
     tern_ipv6_addr_t next_hop; /**< router; unspecified: on-link */
-    uint64_t expires_us;       /**< absolute expiry, or TERN_FIB_INFINITE */
+    tern_expiry_t expires;     /**< absolute expiry (lifetimes are whole seconds: tern/expiry.h), or TERN_EXPIRY_NEVER */
     uint16_t if_index;         /**< outgoing interface (1-based) */
     uint8_t len;               /**< prefix length 0..128 (0: default route) */
     uint8_t origin;            /**< tern_fib_origin_t */
@@ -51,6 +52,12 @@ typedef struct {
     uint32_t deadline_gen;
 } tern_fib_t;
 
+/** The end of @p route's lifetime in clock microseconds, or TERN_FIB_INFINITE. */
+static inline uint64_t tern_fib_route_expires_us(const tern_fib_route_t *route)
+{
+    return tern_expiry_to_us(route->expires);
+}
+
 /** Set up an empty table. */
 void tern_fib_init(tern_fib_t *fib);
 
@@ -58,7 +65,9 @@ void tern_fib_init(tern_fib_t *fib);
  * Add a route, or update the one with the same prefix, length, interface and
  * next hop (its lifetime, origin and metric are replaced).
  * @param next_hop router to forward to; NULL or unspecified: on-link
- * @param expires_us absolute expiry or TERN_FIB_INFINITE
+ * @param expires_us absolute expiry or TERN_FIB_INFINITE; kept in ticks of
+ *        1.05 s, rounded up (tern/expiry.h): the route lives to at most one
+ *        tick past it, never less
  * @return 0; -EINVAL for @p len > 128, interface 0 or a multicast prefix
  *         next hop; -ENOSPC when the table is full (counted).
  */
@@ -87,7 +96,7 @@ const tern_fib_route_t *tern_fib_lookup(const tern_fib_t *fib, const tern_ipv6_a
 /** Drop routes that expired by @p now_us. @return number dropped. */
 unsigned tern_fib_expire(tern_fib_t *fib, uint64_t now_us);
 
-/** Earliest expiry of any route, or TERN_FIB_INFINITE. */
+/** Earliest expiry of any route (microseconds, a tick boundary), or TERN_FIB_INFINITE. */
 uint64_t tern_fib_next_deadline(const tern_fib_t *fib);
 
 #endif /* TERN_IPV6_FIB_H */

@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "tern/config.h"
+#include "tern/expiry.h"
 #include "tern/ipv6/ipv6.h"
 #include "tern/module.h"
 #include "tern/netif.h"
@@ -130,7 +131,7 @@ typedef struct {
 typedef struct {
     tern_ipv6_addr_t target;   /**< target prefix (RPL Target option) */
     tern_ipv6_addr_t next_hop; /**< the child's link-local address */
-    uint64_t expires_us;       /**< absolute end of its lifetime */
+    tern_expiry_t expires;     /**< absolute end of its lifetime (whole seconds: tern/expiry.h), or TERN_EXPIRY_NEVER */
     uint16_t if_index;         /**< interface of the child */
     uint8_t prefix_len;        /**< target prefix length (128: a host) */
     uint8_t path_sequence;     /**< Path Sequence of the Transit Information (§7.2) */
@@ -141,7 +142,7 @@ typedef struct {
 typedef struct {
     tern_ipv6_addr_t target;   /**< a node's address (RPL Target, /128) */
     tern_ipv6_addr_t parent;   /**< its parent's global address (Transit Information, Parent Address) */
-    uint64_t expires_us;       /**< absolute end of its lifetime (UINT64_MAX: infinite) */
+    tern_expiry_t expires;     /**< absolute end of its lifetime (whole seconds: tern/expiry.h), or TERN_EXPIRY_NEVER */
     uint16_t if_index;         /**< interface the DAO came in on (towards the root's children) */
     uint8_t path_sequence;     /**< Path Sequence of the Transit Information (§7.2) */
     bool used;                 /**< slot in use */

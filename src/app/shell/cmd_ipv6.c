@@ -248,11 +248,12 @@ static const char *netif_name(tern_shell_t *sh, uint16_t index)
 /* Remaining lifetime of a route as text: seconds, or "forever". */
 static void lifetime_text(const tern_fib_route_t *r, uint64_t now_us, char *out, size_t len)
 {
-    if (r->expires_us == TERN_FIB_INFINITE) {
+    uint64_t expires_us = tern_fib_route_expires_us(r);
+    if (expires_us == TERN_FIB_INFINITE) {
         (void)tern_snprintf(out, len, "forever");
         return;
     }
-    uint64_t left = (r->expires_us > now_us) ? (r->expires_us - now_us) / 1000000u : 0u;
+    uint64_t left = (expires_us > now_us) ? (expires_us - now_us) / 1000000u : 0u;
     (void)tern_snprintf(out, len, "%lus", (unsigned long)left);
 }
 

@@ -73,7 +73,7 @@ static void show(tern_shell_t *sh, tern_shell_rpl_t *s)
         print_addr(sh, "    ", &r->target, "");
         tern_shell_printf(sh, "/%u", (unsigned)r->prefix_len);
         print_addr(sh, " via ", &r->next_hop, "");
-        print_in(sh, "  expires in", r->expires_us, st->now_us);
+        print_in(sh, "  expires in", tern_expiry_to_us(r->expires), st->now_us);
         tern_shell_printf(sh, "\n");
     }
 #if TERN_CONF_RPL_NS_LINKS > 0 /* 0: no non-storing root (config.h), no table */
@@ -88,7 +88,7 @@ static void show(tern_shell_t *sh, tern_shell_rpl_t *s)
         }
         print_addr(sh, "    ", &l->target, "");
         print_addr(sh, " -> ", &l->parent, "");
-        print_in(sh, "  expires in", l->expires_us, st->now_us);
+        print_in(sh, "  expires in", tern_expiry_to_us(l->expires), st->now_us);
         tern_shell_printf(sh, "\n");
     }
 #endif
