@@ -133,6 +133,9 @@
 #define TERN_CONF_SIXLOWPAN_REASS_SLOTS 1
 #define TERN_CONF_SIXLOWPAN_FRAG_SLOTS 1
 #define TERN_CONF_SIXLOWPAN_FRAG_WAIT 1
+/* Reassembly up to the 6LoWPAN link's IPv6 MTU (RFC 4944 §4: 1280), not the
+ * 11-bit field's 2047: the slot's unit bitmaps 2 x 20 B instead of 2 x 32 B. */
+#define TERN_CONF_SIXLOWPAN_REASS_SIZE_MAX 1280u
 /* IPv6 + UDP headers and an RPL option: 48 + a few; room for a Hop-by-Hop
  * header with the RPL Option (RFC 6553) and a short source route. */
 #define TERN_CONF_SIXLOWPAN_HEADERS_MAX 128

@@ -678,7 +678,8 @@ _Static_assert(TERN_CONF_IEEE802154_DUP_SOURCES >= 1 && TERN_CONF_IEEE802154_DUP
  * datagram evicts the oldest one (earliest started, counted as evicted): a
  * datagram that lost a fragment would otherwise block the slot for the whole
  * timeout, and new traffic is the likelier to complete. Cost: 104 B each
- * (32- and 64-bit; two 32-byte bitmaps of received 8-octet units) plus,
+ * (32- and 64-bit; two 32-byte bitmaps of received 8-octet units; 80 B with
+ * TERN_CONF_SIXLOWPAN_REASS_SIZE_MAX 1280) plus,
  * while in use, datagram_size bytes of pktbuf.
  */
 #ifndef TERN_CONF_SIXLOWPAN_REASS_SLOTS
@@ -686,6 +687,22 @@ _Static_assert(TERN_CONF_IEEE802154_DUP_SOURCES >= 1 && TERN_CONF_IEEE802154_DUP
 #endif
 _Static_assert(TERN_CONF_SIXLOWPAN_REASS_SLOTS >= 1 && TERN_CONF_SIXLOWPAN_REASS_SLOTS <= 64,
                "TERN_CONF_SIXLOWPAN_REASS_SLOTS out of range [1, 64]");
+
+/**
+ * Largest datagram_size the 6LoWPAN reassembly accepts, in bytes (RFC 4944
+ * §5.3: 11 bits, up to 2047). A larger one is dropped as invalid (counted).
+ * Default 2047: whatever a sender may announce. The IPv6 MTU of a 6LoWPAN link
+ * is 1280 (RFC 4944 §4; datagram_size is the IPv6 packet's size before
+ * compression, RFC 6282 §2), so 1280 takes every datagram a conforming sender
+ * sends, and is the least allowed. Cost: each reassembly slot holds two
+ * bitmaps of one bit per 8-octet unit up to this size (2 x 32 B at 2047, 2 x
+ * 20 B at 1280).
+ */
+#ifndef TERN_CONF_SIXLOWPAN_REASS_SIZE_MAX
+#define TERN_CONF_SIXLOWPAN_REASS_SIZE_MAX 2047u
+#endif
+_Static_assert(TERN_CONF_SIXLOWPAN_REASS_SIZE_MAX >= 1280 && TERN_CONF_SIXLOWPAN_REASS_SIZE_MAX <= 2047,
+               "TERN_CONF_SIXLOWPAN_REASS_SIZE_MAX out of range [1280, 2047] (RFC 4944 §4 MTU, §5.3 11 bits)");
 
 /**
  * 6LoWPAN reassembly timeout in milliseconds, from the first fragment of a

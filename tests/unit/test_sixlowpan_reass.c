@@ -338,7 +338,7 @@ static void test_tern_sixlowpan_reass_add__invalid_fragments(void **state)
         { 100, 4, 8 },    /* offset not a multiple of 8 */
         { 100, 8, 0 },    /* empty */
         { 0, 0, 8 },      /* datagram_size 0 */
-        { 2048, 0, 8 },   /* datagram_size needs 12 bits */
+        { TERN_SIXLOWPAN_REASS_SIZE_MAX + 1u, 0, 8 }, /* above the largest accepted (2047: needs 12 bits) */
         { 100, 96, 5 },   /* beyond */
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -348,9 +348,10 @@ static void test_tern_sixlowpan_reass_add__invalid_fragments(void **state)
         assert_int_equal(ctr(TERN_SIXLOWPAN_REASS_INVALID), i + 1);
         assert_int_equal(tern_sixlowpan_reass_count(&r), 0);
     }
-    /* The largest datagram is fine. */
-    assert_null(add(&k, dgram_a, 2047, 0, 2040, 0));
-    assert_datagram(add(&k, dgram_a, 2047, 2040, 7, 0), dgram_a, 2047);
+    /* The largest datagram is fine (2047; 1280 when so configured: the 6LoWPAN MTU), its last piece too. */
+    size_t max = TERN_SIXLOWPAN_REASS_SIZE_MAX, first = (max - 1u) / 8u * 8u;
+    assert_null(add(&k, dgram_a, max, 0, first, 0));
+    assert_datagram(add(&k, dgram_a, max, first, max - first, 0), dgram_a, max);
 }
 
 static void test_tern_sixlowpan_reass_add__bad_arguments(void **state)
@@ -594,7 +595,7 @@ static void test_tern_sixlowpan_reass_add__random_soak_never_leaks(void **state)
     (void)state;
     rng_state = 0x6c6f7766u;
     uint64_t now = 0;
-    static const size_t sizes[] = { 1, 8, 100, 300, 1280, 2047 };
+    static const size_t sizes[] = { 1, 8, 100, 300, 1280, TERN_SIXLOWPAN_REASS_SIZE_MAX };
     for (unsigned i = 0; i < 20000; i++) {
         tern_sixlowpan_reass_key_t k = key_of((rng() & 1) ? EUI_A : EUI_B, 8, (uint16_t)(rng() % 3));
         size_t size = sizes[rng() % 6];

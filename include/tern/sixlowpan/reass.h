@@ -57,10 +57,10 @@
 #include "tern/pktbuf.h"
 #include "tern/stats.h"
 
-/** Largest datagram_size (11 bits, RFC 4944 §5.3). */
-#define TERN_SIXLOWPAN_REASS_SIZE_MAX 2047u
-/** 8-octet units of the largest datagram: one bit each in a slot's bitmaps. */
-#define TERN_SIXLOWPAN_REASS_UNITS ((TERN_SIXLOWPAN_REASS_SIZE_MAX + 7u) / 8u)
+/** Largest datagram_size accepted (11 bits, RFC 4944 §5.3; TERN_CONF_SIXLOWPAN_REASS_SIZE_MAX). */
+#define TERN_SIXLOWPAN_REASS_SIZE_MAX TERN_CONF_SIXLOWPAN_REASS_SIZE_MAX
+/** 8-octet units of the largest datagram, rounded up to whole bytes of bitmap: one bit each in a slot's bitmaps. */
+#define TERN_SIXLOWPAN_REASS_UNITS ((TERN_SIXLOWPAN_REASS_SIZE_MAX + 63u) / 64u * 8u)
 
 /** Counters of a reassembly table (tern_sixlowpan_reass_t::counters). */
 typedef enum {
