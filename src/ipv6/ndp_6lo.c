@@ -230,7 +230,7 @@ static bool context_set(tern_ipv6_if_t *ipif, uint8_t cid, const tern_ipv6_addr_
     c->prefix = masked;
     c->prefix_len = prefix_len;
     c->compress = compress;
-    c->expires_us = now + (uint64_t)lifetime_s * US_PER_S;
+    c->expires = tern_expiry_from_us(now + (uint64_t)lifetime_s * US_PER_S);
     lp->deadline_gen++; /* the IPv6 module's cached next deadline may be late now */
     context_report(ipif, c, lifetime_s);
     return changed;
@@ -384,7 +384,7 @@ static void registration_answered(tern_ipv6_if_t *ipif, tern_ipv6_6lo_binding_t 
         ipv6_count(ip, TERN_IPV6_6LO_REG_OK);
         uint64_t lifetime = (uint64_t)aro->lifetime * US_PER_MIN;
         b->state = TERN_IPV6_6LO_BIND_REGISTERED;
-        b->expires_us = now + lifetime;
+        b->expires = tern_expiry_from_us(now + lifetime);
         b->deadline_us = now + lifetime - (uint64_t)aro->lifetime * (US_PER_MIN / 10u); /* refresh at 90 % */
         if (aro->lifetime == 0) {
             b->deadline_us = NEVER; /* a router that granted nothing: retried by the next sync */
@@ -431,7 +431,7 @@ static tern_ipv6_6lo_reg_t *reg_find(tern_ipv6_6lo_t *lp, const tern_ipv6_addr_t
 {
     for (size_t i = 0; i < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE; i++) {
         tern_ipv6_6lo_reg_t *e = &lp->regs[i];
-        if (e->used && e->expires_us > now && tern_ipv6_addr_equal(&e->addr, addr)) {
+        if (e->used && !tern_expiry_passed(e->expires, tern_expiry_now(now)) && tern_ipv6_addr_equal(&e->addr, addr)) {
             return e;
         }
     }
@@ -466,7 +466,7 @@ static uint8_t registration(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *addr, 
         return TERN_NDP_6LO_STATUS_SUCCESS;
     }
     for (size_t i = 0; i < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE && e == NULL; i++) {
-        if (!lp->regs[i].used || lp->regs[i].expires_us <= now) {
+        if (!lp->regs[i].used || tern_expiry_passed(lp->regs[i].expires, tern_expiry_now(now))) {
             e = &lp->regs[i];
         }
     }
@@ -483,7 +483,7 @@ static uint8_t registration(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *addr, 
     e->l2addr_len = (uint8_t)l2_len;
     e->tid = aro->tid;
     e->extended = aro->extended;
-    e->expires_us = now + (uint64_t)aro->lifetime * US_PER_MIN;
+    e->expires = tern_expiry_from_us(now + (uint64_t)aro->lifetime * US_PER_MIN);
     lp->deadline_gen++;
     ipv6_count(ip, TERN_IPV6_6LO_REG_ACCEPTED);
     return TERN_NDP_6LO_STATUS_SUCCESS;
@@ -607,7 +607,7 @@ bool ipv6_6lo_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *o
             return false;
         }
         /* RFC 6775 §4.3: information of an older version of the same border router is stale. */
-        if (lp->border.valid && lp->border.expires_us > now &&
+        if (lp->border.valid && !tern_expiry_passed(lp->border.expires, tern_expiry_now(now)) &&
             tern_ipv6_addr_equal(&lp->border.border_router, &abro.border_router) && abro.version < lp->border.version) {
             ipv6_count(ip, TERN_IPV6_6LO_ABRO_OLD);
             return false;
@@ -616,7 +616,7 @@ bool ipv6_6lo_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *o
         lp->border.valid = true;
         lp->border.border_router = abro.border_router;
         lp->border.version = abro.version;
-        lp->border.expires_us = now + (uint64_t)minutes * US_PER_MIN;
+        lp->border.expires = tern_expiry_from_us(now + (uint64_t)minutes * US_PER_MIN);
         lp->deadline_gen++;
     }
     /* RFC 6775 §5.4.2: keep the contexts; lifetime 0 removes one at once. */
@@ -647,10 +647,15 @@ bool ipv6_6lo_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *o
 
 /* ------------------------------------------------------------ router: RA options */
 
-/* Minutes left until @p expires_us (rounded up, at most 65535, at least 1). */
-static uint16_t minutes_left(uint64_t expires_us, uint64_t now)
+/*
+ * Minutes left until @p expires (rounded up, at most 65535, at least 1). The
+ * end was rounded up to a tick (tern/expiry.h): counted from one tick before
+ * it, a relayed lifetime is never longer than the one received.
+ */
+static uint16_t minutes_left(tern_expiry_t expires, uint64_t now)
 {
-    uint64_t m = (expires_us > now) ? tern_udiv64(expires_us - now + US_PER_MIN - 1u, US_PER_MIN, NULL) : 1u;
+    uint64_t end = tern_expiry_to_us(expires) - (1u << TERN_EXPIRY_SHIFT);
+    uint64_t m = (end > now) ? tern_udiv64(end - now + US_PER_MIN - 1u, US_PER_MIN, NULL) : 1u;
     return (uint16_t)((m > 0xFFFFu) ? 0xFFFFu : (m == 0 ? 1u : m));
 }
 
@@ -666,11 +671,11 @@ static size_t relay_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len, uint
     size_t n = 0;
     for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
         const tern_ipv6_6lo_context_t *c = &lp->contexts[i];
-        if (!c->used || c->expires_us <= now) {
+        if (!c->used || tern_expiry_passed(c->expires, tern_expiry_now(now))) {
             continue;
         }
         tern_ndp_6lo_6co_t co = { .context_len = c->prefix_len, .compression = c->compress, .cid = c->cid,
-                                  .lifetime = minutes_left(c->expires_us, now), .prefix = c->prefix };
+                                  .lifetime = minutes_left(c->expires, now), .prefix = c->prefix };
         size_t co_len = tern_ndp_6lo_6co_len(&co);
         if (buf != NULL && tern_ndp_6lo_6co_emit(&co, buf + n, len - n) < 0) {
             return n;
@@ -679,7 +684,7 @@ static size_t relay_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len, uint
     }
     if (buf != NULL) {
         tern_ndp_6lo_abro_t abro = { .version = lp->border.version,
-                                     .lifetime = minutes_left(lp->border.expires_us, now),
+                                     .lifetime = minutes_left(lp->border.expires, now),
                                      .border_router = lp->border.border_router };
         if (tern_ndp_6lo_abro_emit(&abro, buf + n, len - n) < 0) {
             return n;
@@ -706,7 +711,7 @@ size_t ipv6_6lo_ra_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len)
         return 0;
     }
     uint64_t now = ipv6_now(ipif->ip);
-    if (!own_prefixes(ipif) && lp->border.valid && lp->border.expires_us > now) {
+    if (!own_prefixes(ipif) && lp->border.valid && !tern_expiry_passed(lp->border.expires, tern_expiry_now(now))) {
         return relay_options(ipif, buf, len, now);
     }
     size_t n = 0;
@@ -747,7 +752,7 @@ size_t ipv6_6lo_ra_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len)
         }
         lp->border.valid = true;
         lp->border.border_router = *border;
-        lp->border.expires_us = now + (uint64_t)TERN_CONF_IPV6_6LO_ABRO_LIFETIME_MIN * US_PER_MIN;
+        lp->border.expires = tern_expiry_from_us(now + (uint64_t)TERN_CONF_IPV6_6LO_ABRO_LIFETIME_MIN * US_PER_MIN);
         lp->deadline_gen++;
         tern_ndp_6lo_abro_t abro = { .version = lp->border.version,
                                      .lifetime = (uint16_t)TERN_CONF_IPV6_6LO_ABRO_LIFETIME_MIN,
@@ -849,17 +854,17 @@ uint64_t ipv6_6lo_next_deadline(const tern_ipv6_if_t *ipif)
     }
     /* The registration table is a router's (RFC 6775 §6.5): empty in a host image. */
     for (size_t i = 0; TERN_CONF_IPV6_ROUTER && i < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE; i++) {
-        if (lp->regs[i].used && lp->regs[i].expires_us < next) {
-            next = lp->regs[i].expires_us;
+        if (lp->regs[i].used && tern_expiry_to_us(lp->regs[i].expires) < next) {
+            next = tern_expiry_to_us(lp->regs[i].expires);
         }
     }
     for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
-        if (lp->contexts[i].used && lp->contexts[i].expires_us < next) {
-            next = lp->contexts[i].expires_us;
+        if (lp->contexts[i].used && tern_expiry_to_us(lp->contexts[i].expires) < next) {
+            next = tern_expiry_to_us(lp->contexts[i].expires);
         }
     }
-    if (lp->border.valid && lp->border.expires_us < next) {
-        next = lp->border.expires_us;
+    if (lp->border.valid && tern_expiry_to_us(lp->border.expires) < next) {
+        next = tern_expiry_to_us(lp->border.expires);
     }
     return next;
 }
@@ -870,19 +875,20 @@ void ipv6_6lo_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
     if (!lp->enabled) {
         return;
     }
+    tern_expiry_t now = tern_expiry_now(now_us);
     for (size_t i = 0; TERN_CONF_IPV6_ROUTER && i < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE; i++) {
         tern_ipv6_6lo_reg_t *e = &lp->regs[i];
-        if (e->used && e->expires_us <= now_us) {
+        if (e->used && tern_expiry_passed(e->expires, now)) {
             memset(e, 0, sizeof(*e)); /* RFC 6775 §6.5.3: the lifetime ran out */
             ipv6_count(ipif->ip, TERN_IPV6_6LO_REG_EXPIRED);
         }
     }
     for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
-        if (lp->contexts[i].used && lp->contexts[i].expires_us <= now_us) {
+        if (lp->contexts[i].used && tern_expiry_passed(lp->contexts[i].expires, now)) {
             context_remove(ipif, &lp->contexts[i]); /* RFC 6775 §5.4.3 */
         }
     }
-    if (lp->border.valid && lp->border.expires_us <= now_us) {
+    if (lp->border.valid && tern_expiry_passed(lp->border.expires, now)) {
         lp->border.valid = false;
     }
     ipv6_6lo_sync(ipif);

@@ -494,8 +494,9 @@ static void schedule_refresh_rs(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *ro
     uint64_t shortest = (uint64_t)lifetime_s * US_PER_S;
     for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
         const tern_ipv6_6lo_context_t *c = &ipif->lowpan.contexts[i];
-        if (c->used && c->expires_us > now && c->expires_us - now < shortest) {
-            shortest = c->expires_us - now;
+        uint64_t end = tern_expiry_to_us(c->expires);
+        if (c->used && end > now && end - now < shortest) {
+            shortest = end - now;
         }
     }
     ipif->rd.rs_dst = *router;

@@ -631,8 +631,10 @@ static void test_register__host_ns_earo_na_status0_preferred_table_and_refresh(v
     assert_memory_equal(e->l2addr, EUI[1], 8);
     assert_memory_equal(e->rovr, EUI[1], 8);
     assert_int_equal(e->tid, 240);
-    uint64_t first_expiry = e->expires_us;
-    assert_true(first_expiry <= rs.now_us + 15 * MIN && first_expiry + 6 * SEC >= rs.now_us + 15 * MIN);
+    /* Kept to the tick of 2^20 us after the lifetime's end (tern/expiry.h). */
+    uint64_t first_expiry = tern_expiry_to_us(e->expires);
+    assert_true(first_expiry < rs.now_us + 15 * MIN + (1u << TERN_EXPIRY_SHIFT) &&
+                first_expiry + 6 * SEC >= rs.now_us + 15 * MIN);
     tern_ipv6_6lo_state_t hs = lowpan_state(H1);
     assert_int_equal(hs.state.bindings[0].state, TERN_IPV6_6LO_BIND_REGISTERED);
     assert_true(tern_ipv6_addr_equal(&hs.state.bindings[0].router, &router_ll));
@@ -658,7 +660,7 @@ static void test_register__host_ns_earo_na_status0_preferred_table_and_refresh(v
     e = reg_of(&rs, GLOBAL[1]);
     assert_non_null(e);
     assert_int_equal(e->tid, 241);
-    assert_true(e->expires_us > first_expiry + 10 * MIN);
+    assert_true(tern_expiry_to_us(e->expires) > first_expiry + 10 * MIN);
     run_for(10 * MIN); /* past the first lifetime: still registered */
     rs = lowpan_state(R);
     assert_non_null(reg_of(&rs, GLOBAL[1]));
@@ -906,6 +908,71 @@ static void test_ra__6co_and_abro_sent_host_learns_context_and_border(void **sta
     assert_int_equal(H1->hook_lifetime, 0);
 }
 
+/* The 6CO and ABRO of the RA @p n sent last after an RS of FAKE_EUI (unicast, RFC 6775 §6.3). */
+static void solicited_6co_abro(node_t *n, tern_ndp_6lo_6co_t *co, tern_ndp_6lo_abro_t *abro)
+{
+    uint8_t rs_opt[16];
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = FAKE_EUI, .addr_len = 8 };
+    int rs_olen = tern_ndp_opt_lladdr_emit(&ll, rs_opt, sizeof(rs_opt));
+    tern_ndp_rs_repr_t rsr = { .options = rs_opt, .options_len = (size_t)rs_olen };
+    uint8_t rs_msg[32], rs_pkt[128];
+    int rs_len = tern_ndp_rs_emit(&rsr, rs_msg, sizeof(rs_msg));
+    n->nlog = 0;
+    inject(n, rs_pkt, build_icmp(rs_pkt, FAKE_LL, "ff02::2", 255, rs_msg, (size_t)rs_len), true);
+    const logged_t *ra = find_logged(n, TERN_ICMPV6_ROUTER_ADVERT, 0);
+    assert_non_null(ra);
+    tern_ndp_ra_repr_t rar;
+    assert_int_equal(tern_ndp_ra_parse(&rar, ra->ip + 40, ra->len - 40), TERN_NDP_RA_LEN);
+    tern_ndp_opt_t opt;
+    assert_int_equal(tern_ndp_opt_find(rar.options, rar.options_len, TERN_NDP_OPT_6CO, &opt), 1);
+    assert_int_equal(tern_ndp_6lo_6co_parse(co, &opt), 0);
+    assert_int_equal(tern_ndp_opt_find(rar.options, rar.options_len, TERN_NDP_OPT_ABRO, &opt), 1);
+    assert_int_equal(tern_ndp_6lo_abro_parse(abro, &opt), 0);
+}
+
+/*
+ * RFC 6775 §8.1: a 6LR without prefixes of its own relays the 6LBR's context
+ * and ABRO with their remaining lifetimes. The ends are kept to the next tick
+ * of 2^20 us (tern/expiry.h); the minutes relayed are never more than those
+ * received, and run down with time.
+ */
+static void test_ra__6lr_relays_6co_and_abro_remaining_minutes_never_more(void **state)
+{
+    (void)state;
+    settle();
+    router_broadcast_muted = true; /* only the RA below reaches H1 */
+    assert_int_equal(tern_ipv6_set_router(&H1->ip, true), 0);
+    run_for(1234567); /* an end off the tick grid */
+    const tern_ipv6_addr_t prefix = A("2001:db8::"), border = A(GLOBAL[0]);
+    uint8_t opts[64];
+    size_t n = 0;
+    tern_ndp_6lo_abro_t abro = { .version = 7, .lifetime = 10, .border_router = border };
+    n += (size_t)tern_ndp_6lo_abro_emit(&abro, opts + n, sizeof(opts) - n);
+    tern_ndp_6lo_6co_t co = { .context_len = 64, .compression = true, .cid = 0, .lifetime = 20, .prefix = prefix };
+    n += (size_t)tern_ndp_6lo_6co_emit(&co, opts + n, sizeof(opts) - n);
+    tern_ndp_ra_repr_t ra = { .cur_hop_limit = 64, .router_lifetime = 1800, .options = opts, .options_len = n };
+    uint8_t msg[128], pkt[256];
+    int len = tern_ndp_ra_emit(&ra, msg, sizeof(msg));
+    inject(H1, pkt, build_icmp(pkt, LL[0], "ff02::1", 255, msg, (size_t)len), true);
+    tern_ipv6_6lo_state_t hs = lowpan_state(H1);
+    assert_int_equal(hs.state.border.version, 7);
+    assert_true(tern_expiry_to_us(hs.state.border.expires) > hs.now_us + 10 * MIN); /* rounded up */
+    tern_ndp_6lo_6co_t rco;
+    tern_ndp_6lo_abro_t rabro;
+    solicited_6co_abro(H1, &rco, &rabro);
+    assert_int_equal(rabro.version, 7);
+    assert_int_equal(rabro.lifetime, 10);
+    assert_int_equal(rco.lifetime, 20);
+    run_for(5 * MIN);
+    solicited_6co_abro(H1, &rco, &rabro);
+    assert_int_equal(rabro.lifetime, 5); /* 5 min less 2 us: 5, rounded up */
+    assert_int_equal(rco.lifetime, 15);
+    run_for(5 * MIN - 10 * MS);
+    solicited_6co_abro(H1, &rco, &rabro);
+    assert_int_equal(rabro.lifetime, 1); /* 10 ms left: at least a minute while valid */
+    assert_int_equal(rco.lifetime, 10);
+}
+
 static void test_send__no_multicast_ns_host_via_router_router_via_table(void **state)
 {
     (void)state;
@@ -1127,16 +1194,16 @@ static uint64_t tables_exact(const tern_ipv6_t *ip)
         }
         for (size_t k = 0; k < TERN_CONF_IPV6_6LO_REG_TABLE_SIZE; k++) {
             if (lp->regs[k].used) {
-                next = min_u64(next, lp->regs[k].expires_us);
+                next = min_u64(next, tern_expiry_to_us(lp->regs[k].expires));
             }
         }
         for (size_t k = 0; k < TERN_CONF_IPV6_6LO_CONTEXTS; k++) {
             if (lp->contexts[k].used) {
-                next = min_u64(next, lp->contexts[k].expires_us);
+                next = min_u64(next, tern_expiry_to_us(lp->contexts[k].expires));
             }
         }
         if (lp->border.valid) {
-            next = min_u64(next, lp->border.expires_us);
+            next = min_u64(next, tern_expiry_to_us(lp->border.expires));
         }
     }
     return next;
@@ -1221,13 +1288,13 @@ static void test_shell__nib_reg_and_nib_ctx_on_router_and_host(void **state)
     run_for(10 * SEC);
     shell(R, "nib reg");
     assert_non_null(strstr(out, "2001:db8::12:4b00:0:2        dev wpan0   lladdr 02:12:4b:00:00:00:00:02 tid 240 "
-                                "expires 884s\n"));
+                                "expires 885s\n")); /* 900 s, to the tick of 2^20 us after (tern/expiry.h) */
     shell(H1, "nib reg");
     assert_non_null(strstr(out, "2001:db8::12:4b00:0:2        via fe80::12:4b00:0:1          dev wpan0   registered  "
                                 "tid 240 status 0  next 794s\n"));
     shell(H1, "nib ctx");
-    assert_non_null(strstr(out, "cid 0  2001:db8::/64                dev wpan0   compress   valid 3584s\n"));
-    assert_non_null(strstr(out, "abro   2001:db8::1                  dev wpan0   version 1 valid 599984s\n"));
+    assert_non_null(strstr(out, "cid 0  2001:db8::/64                dev wpan0   compress   valid 3585s\n"));
+    assert_non_null(strstr(out, "abro   2001:db8::1                  dev wpan0   version 1 valid 599985s\n")); /* ends kept to the next tick */
     shell(R, "nib ctx");
     assert_non_null(strstr(out, "cid 0  2001:db8::/64"));
 }
@@ -1246,6 +1313,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_table_full__status2_others_kept, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_tid__older_tid_of_same_owner_refused_newer_accepted, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_ra__6co_and_abro_sent_host_learns_context_and_border, setup2, teardown),
+        cmocka_unit_test_setup_teardown(test_ra__6lr_relays_6co_and_abro_remaining_minutes_never_more, setup2,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_send__no_multicast_ns_host_via_router_router_via_table, setup3,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_bogus__dropped_counted_no_state_change, setup2, teardown),

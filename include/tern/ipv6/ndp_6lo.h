@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "tern/config.h"
+#include "tern/expiry.h"
 #include "tern/wire/ipv6_addr.h"
 #include "tern/wire/ndp_6lo.h"
 
@@ -43,7 +44,7 @@
 typedef enum {
     TERN_IPV6_6LO_BIND_FREE = 0,   /**< slot unused */
     TERN_IPV6_6LO_BIND_REGISTERING, /**< NS(EARO) sent, waiting for the NA (retried every RetransTimer) */
-    TERN_IPV6_6LO_BIND_REGISTERED, /**< the router answered status 0; refreshed before @ref tern_ipv6_6lo_binding_t::expires_us */
+    TERN_IPV6_6LO_BIND_REGISTERED, /**< the router answered status 0; refreshed before @ref tern_ipv6_6lo_binding_t::expires */
     TERN_IPV6_6LO_BIND_FAILED,     /**< refused or unanswered; tried again at the deadline (if any) */
 } tern_ipv6_6lo_bind_state_t;
 
@@ -52,7 +53,7 @@ typedef struct {
     tern_ipv6_addr_t addr;   /**< the Registered Address (NS Target) */
     tern_ipv6_addr_t router; /**< the default router it is registered with */
     uint64_t deadline_us;    /**< next NS: retry, refresh or retry after failure; UINT64_MAX: none */
-    uint64_t expires_us;     /**< REGISTERED: end of the lifetime the router granted */
+    tern_expiry_t expires;   /**< REGISTERED: end of the lifetime the router granted (minutes: tern/expiry.h) */
     uint8_t state;           /**< tern_ipv6_6lo_bind_state_t */
     uint8_t tid;             /**< Transaction ID of the current registration (RFC 8505 §5.2) */
     uint8_t tries;           /**< NSs sent with this TID */
@@ -62,7 +63,7 @@ typedef struct {
 /** An entry of a router's registration table (RFC 6775 §6.5.2, RFC 8505 §5.2). */
 typedef struct {
     tern_ipv6_addr_t addr;                   /**< Registered Address */
-    uint64_t expires_us;                     /**< end of the Registration Lifetime */
+    tern_expiry_t expires;                   /**< end of the Registration Lifetime (minutes: tern/expiry.h) */
     uint8_t rovr[TERN_NDP_6LO_ROVR_MAX];     /**< owner: ROVR (EARO) or EUI-64 (ARO) */
     uint8_t l2addr[TERN_CONF_L2ADDR_MAX];    /**< link address of the registering node (its SLLAO) */
     uint8_t rovr_len;                        /**< 8..32 */
@@ -75,7 +76,7 @@ typedef struct {
 /** A 6LoWPAN compression context (RFC 6775 §4.2, RFC 6282 §3.1.2). */
 typedef struct {
     tern_ipv6_addr_t prefix; /**< context prefix (bits past @ref prefix_len zero) */
-    uint64_t expires_us;     /**< end of its Valid Lifetime */
+    tern_expiry_t expires;   /**< end of its Valid Lifetime (minutes: tern/expiry.h) */
     uint8_t prefix_len;      /**< 0..128 */
     uint8_t cid;             /**< Context Identifier 0..15 */
     bool compress;           /**< C flag: usable for compression (always for decompression) */
@@ -85,7 +86,7 @@ typedef struct {
 /** The authoritative border router a host follows (RFC 6775 §4.3, §8.1). */
 typedef struct {
     tern_ipv6_addr_t border_router; /**< 6LBR address */
-    uint64_t expires_us;            /**< end of the ABRO's Valid Lifetime */
+    tern_expiry_t expires;          /**< end of the ABRO's Valid Lifetime (minutes: tern/expiry.h) */
     uint32_t version;               /**< Version High << 16 | Version Low */
     bool valid;                     /**< an ABRO was received (or, on a router: is sent) */
 } tern_ipv6_6lo_border_t;

@@ -375,7 +375,7 @@ static int print_registrations(tern_shell_t *sh, tern_ipv6_t *ip)
             (void)tern_ipv6_addr_to_str(&e->addr, addr, sizeof(addr));
             l2addr_text(e->l2addr, e->l2addr_len, l2, sizeof(l2));
             tern_shell_printf(sh, "%-28s dev %-7s lladdr %-23s tid %-3u expires %lus\n", addr, n->name, l2,
-                              (unsigned)e->tid, seconds_until(e->expires_us, s.now_us));
+                              (unsigned)e->tid, seconds_until(tern_expiry_to_us(e->expires), s.now_us));
         }
         for (size_t i = 0; !s.router && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
             const tern_ipv6_6lo_binding_t *b = &s.state.bindings[i];
@@ -416,13 +416,13 @@ static int print_contexts(tern_shell_t *sh, tern_ipv6_t *ip)
             size_t len = strlen(prefix);
             (void)tern_snprintf(&prefix[len], sizeof(prefix) - len, "/%u", (unsigned)c->prefix_len);
             tern_shell_printf(sh, "cid %-2u %-28s dev %-7s %s valid %lus\n", (unsigned)c->cid, prefix, n->name,
-                              c->compress ? "compress  " : "decompress", seconds_until(c->expires_us, s.now_us));
+                              c->compress ? "compress  " : "decompress", seconds_until(tern_expiry_to_us(c->expires), s.now_us));
         }
         if (s.state.border.valid) {
             (void)tern_ipv6_addr_to_str(&s.state.border.border_router, prefix, sizeof(prefix));
             tern_shell_printf(sh, "abro   %-28s dev %-7s version %lu valid %lus\n", prefix, n->name,
                               (unsigned long)s.state.border.version,
-                              seconds_until(s.state.border.expires_us, s.now_us));
+                              seconds_until(tern_expiry_to_us(s.state.border.expires), s.now_us));
         }
     }
     return 0;
