@@ -67,6 +67,18 @@ static inline bool tern_expiry_passed(tern_expiry_t expiry, tern_expiry_t now)
     return expiry <= now;
 }
 
+/**
+ * The lifetime left at @p now_us in units of @p unit_us, to announce to
+ * others (RFC 6550 §6.7.8 Path Lifetime, RFC 6775 §8.1 relayed 6CO and
+ * ABRO): counted from one tick before @p expiry, since the end was rounded up
+ * to it, so that a node never announces more than it was given; rounded up
+ * to whole units, and at least 1 (an entry that has not expired is not
+ * announced as gone).
+ * @pre @p unit_us > 0
+ * @return the units left, >= 1; UINT64_MAX for TERN_EXPIRY_NEVER
+ */
+uint64_t tern_expiry_units_left(tern_expiry_t expiry, uint64_t now_us, uint64_t unit_us);
+
 /** @p expiry as an absolute clock time in microseconds; UINT64_MAX for TERN_EXPIRY_NEVER. */
 static inline uint64_t tern_expiry_to_us(tern_expiry_t expiry)
 {

@@ -29,7 +29,6 @@
 #include <string.h>
 
 #include "ipv6_internal.h"
-#include "tern/div64.h"
 #include "tern/sixlowpan/context.h"
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ndp.h"
@@ -647,16 +646,11 @@ bool ipv6_6lo_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *o
 
 /* ------------------------------------------------------------ router: RA options */
 
-/*
- * Minutes left until @p expires (rounded up, at most 65535, at least 1). The
- * end was rounded up to a tick (tern/expiry.h): counted from one tick before
- * it, a relayed lifetime is never longer than the one received.
- */
+/* Minutes left until @p expires, to relay: never more than received, at least 1, at most 65535 (tern/expiry.h). */
 static uint16_t minutes_left(tern_expiry_t expires, uint64_t now)
 {
-    uint64_t end = tern_expiry_to_us(expires) - (1u << TERN_EXPIRY_SHIFT);
-    uint64_t m = (end > now) ? tern_udiv64(end - now + US_PER_MIN - 1u, US_PER_MIN, NULL) : 1u;
-    return (uint16_t)((m > 0xFFFFu) ? 0xFFFFu : (m == 0 ? 1u : m));
+    uint64_t m = tern_expiry_units_left(expires, now, US_PER_MIN);
+    return (uint16_t)((m > 0xFFFFu) ? 0xFFFFu : m);
 }
 
 /*

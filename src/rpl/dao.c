@@ -34,7 +34,6 @@
 #include <string.h>
 
 #include "rpl_internal.h"
-#include "tern/div64.h"
 #include "tern/netapi.h"
 #include "tern/wire/icmpv6.h"
 
@@ -238,24 +237,16 @@ static size_t own_targets_emit(tern_rpl_t *rpl, uint8_t *out, size_t cap)
 }
 
 /*
- * Path Lifetime (lifetime units, rounded up, at most 254; 0xFF infinite) left
- * to route @p r, alive at @p now. Its end was rounded up to a tick
- * (tern/expiry.h), so the count is taken from one tick before it: a router
- * never passes on more lifetime than its child gave (at most one second less),
- * and a route alive here is announced with at least one unit (0 is a No-Path).
+ * Path Lifetime (lifetime units, rounded up, at least 1, at most 254; 0xFF
+ * infinite) left to route @p r at @p now: never more than the child gave
+ * (tern_expiry_units_left()).
  */
 static uint8_t route_units_left(const tern_rpl_t *rpl, const tern_rpl_route_t *r, uint64_t now)
 {
     if (r->expires == TERN_EXPIRY_NEVER) {
         return 0xFFu;
     }
-    uint64_t end = tern_expiry_to_us(r->expires) - (1u << TERN_EXPIRY_SHIFT);
-    if (end <= now) {
-        return 1u;
-    }
-    uint64_t unit_us = (uint64_t)rpl->lifetime_unit * RPL_US_PER_S;
-    /* Up to 254 units of 65535 s: 64 bits, but a DAO is rare (tern/div64.h). */
-    uint64_t units = tern_udiv64(end - now + unit_us - 1u, unit_us, NULL);
+    uint64_t units = tern_expiry_units_left(r->expires, now, (uint64_t)rpl->lifetime_unit * RPL_US_PER_S);
     return (uint8_t)((units > 0xFEu) ? 0xFEu : units);
 }
 
