@@ -119,7 +119,7 @@ static tern_nc_entry_t *alloc_entry(tern_nc_t *nc, const tern_ipv6_addr_t *addr,
         }
         unsigned rank = (e->state == TERN_NC_INCOMPLETE ? 2u : 0u) + (e->is_router ? 1u : 0u);
         if (victim == NULL || rank < victim_rank ||
-            (rank == victim_rank && e->last_used_us < victim->last_used_us)) {
+            (rank == victim_rank && nc->uses - e->last_use > nc->uses - victim->last_use)) {
             victim = e;
             victim_rank = rank;
         }
@@ -159,7 +159,7 @@ int tern_nc_send(tern_nc_t *nc, const tern_ipv6_addr_t *addr, tern_pkt_t *pkt, u
         /* §7.2.2: create an INCOMPLETE entry, queue, solicit by multicast. */
         evicted_t evicted;
         e = alloc_entry(nc, addr, &evicted);
-        e->last_used_us = now_us;
+        e->last_use = ++nc->uses;
         set_state(nc, e, TERN_NC_INCOMPLETE, now_us);
         e->queue[0] = pkt;
         e->queued = 1;
@@ -167,7 +167,7 @@ int tern_nc_send(tern_nc_t *nc, const tern_ipv6_addr_t *addr, tern_pkt_t *pkt, u
         report_evicted(nc, &evicted);
         return 0;
     }
-    e->last_used_us = now_us;
+    e->last_use = ++nc->uses;
     switch ((tern_nc_state_t)e->state) {
     case TERN_NC_INCOMPLETE:
         if (e->queued == TERN_CONF_NC_QUEUE_LEN) {
@@ -241,7 +241,7 @@ int tern_nc_lladdr_seen(tern_nc_t *nc, const tern_ipv6_addr_t *source, const uin
         /* §7.2.3 / §6.3.4: a new entry is STALE. */
         evicted_t evicted;
         e = alloc_entry(nc, source, &evicted);
-        e->last_used_us = now_us;
+        e->last_use = ++nc->uses;
         (void)set_l2addr(e, l2addr, l2_len);
         set_state(nc, e, TERN_NC_STALE, now_us);
         e->is_router = from_router;

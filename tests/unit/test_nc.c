@@ -360,6 +360,30 @@ static void test_tern_nc_send__full_table_evicts_least_recently_used(void **stat
     assert_int_equal(state_of(200), TERN_NC_INCOMPLETE);
 }
 
+/*
+ * Least recently used by use, not by creation: a send refreshes an entry. The
+ * entries' use stamps count modulo 2^32 (4 bytes each instead of an 8-byte
+ * time); the ages compare across the wrap of the count.
+ */
+static void test_tern_nc_send__evicts_least_recently_used_across_use_count_wrap(void **state)
+{
+    (void)state;
+    nc.uses = UINT32_MAX - 2u; /* the stamps below run through 0 after the second entry */
+    for (uint8_t i = 0; i < TERN_CONF_NC_SIZE; i++) {
+        tern_ipv6_addr_t h = addr((uint8_t)(100 + i));
+        assert_int_equal(tern_nc_lladdr_seen(&nc, &h, mac_b, 6, false, 0), 0);
+    }
+    /* The first entry, the oldest, is used again: the second is the least recent now. */
+    tern_ipv6_addr_t first = addr(100);
+    assert_int_equal(tern_nc_send(&nc, &first, packet(), 0), 0);
+    tern_ipv6_addr_t newcomer = addr(200);
+    assert_int_equal(tern_nc_lladdr_seen(&nc, &newcomer, mac_a, 6, false, 0), 0);
+    assert_int_equal(nc.counters[TERN_NC_EVICTED], 1);
+    assert_int_equal(state_of(101), TERN_NC_FREE);
+    assert_int_not_equal(state_of(100), TERN_NC_FREE);
+    assert_int_equal(state_of(200), TERN_NC_STALE);
+}
+
 static void test_tern_nc_send__evicted_incomplete_reports_its_packets(void **state)
 {
     (void)state;
@@ -488,6 +512,7 @@ int main(void)
         T(test_tern_nc_lladdr_seen__creates_and_updates),
         T(test_tern_nc_lladdr_seen__incomplete_sends_queue),
         T(test_tern_nc_send__full_table_evicts_least_recently_used),
+        T(test_tern_nc_send__evicts_least_recently_used_across_use_count_wrap),
         T(test_tern_nc_send__evicted_incomplete_reports_its_packets),
         T(test_tern_nc_tick__reentrant_send_from_unreachable),
         T(test_tern_nc_remove__returns_queued_packets),

@@ -53,7 +53,7 @@ typedef struct {
     uint8_t probes;                            /**< solicitations sent in INCOMPLETE/PROBE */
     uint8_t queued;                            /**< packets in @ref queue */
     uint64_t deadline_us;                      /**< next timer of this entry; UINT64_MAX: none */
-    uint64_t last_used_us;                     /**< for eviction: least recently used goes first */
+    uint32_t last_use;                         /**< tern_nc_t::uses at its last use: least recently used goes first */
     tern_pkt_t *queue[TERN_CONF_NC_QUEUE_LEN]; /**< packets awaiting resolution, oldest first */
 } tern_nc_entry_t;
 
@@ -92,6 +92,11 @@ typedef struct {
     /** Bumped whenever an entry gets a timer: while it is unchanged, no timer
      *  is earlier than tern_nc_next_deadline() was. */
     uint32_t deadline_gen;
+    /** Uses of the table's entries (sends, new entries), modulo 2^32: an
+     *  entry's age for eviction is uses - last_use (4 bytes per entry instead
+     *  of an 8-byte time; an entry idle for 2^32 uses looks young again, which
+     *  only changes which entry a full table gives up). */
+    uint32_t uses;
 } tern_nc_t;
 
 /**
