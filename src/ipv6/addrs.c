@@ -23,12 +23,21 @@ void tern_ipv6_addrs_init(tern_ipv6_addrs_t *t, const tern_ipv6_addrs_ops_t *ops
     t->retrans_timer_us = retrans_timer_us;
 }
 
-static uint64_t lifetime_end(uint32_t seconds, uint64_t now_us)
+/*
+ * The end of a lifetime of @p seconds from @p now_us, kept to the tick of
+ * 1.05 s after it (tern/expiry.h: never early). A lifetime of 0 has passed
+ * already: RFC 4862 §5.5.3 (e), a preferred lifetime of 0 deprecates the
+ * address at once, not at the next tick.
+ */
+static tern_expiry_t lifetime_end(uint32_t seconds, uint64_t now_us)
 {
     if (seconds == TERN_IPV6_LIFETIME_INFINITE) {
-        return NO_DEADLINE;
+        return TERN_EXPIRY_NEVER;
     }
-    return now_us + (uint64_t)seconds * 1000000u;
+    if (seconds == 0) {
+        return tern_expiry_now(now_us);
+    }
+    return tern_expiry_from_us(now_us + (uint64_t)seconds * 1000000u);
 }
 
 tern_ipv6_if_addr_t *tern_ipv6_addrs_find(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *addr)
@@ -78,8 +87,8 @@ int tern_ipv6_addrs_add(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *addr, uint
     slot->addr = *addr;
     slot->prefix_len = prefix_len;
     slot->flags = flags;
-    slot->preferred_until = lifetime_end(preferred_s, now_us);
-    slot->valid_until = lifetime_end(valid_s, now_us);
+    slot->preferred = lifetime_end(preferred_s, now_us);
+    slot->valid = lifetime_end(valid_s, now_us);
     slot->state = TERN_IPV6_ADDR_TENTATIVE;
     slot->deadline_us = now_us + dad_delay_us;
     t->deadline_gen++; /* the owner's cached next deadline may be late now */
@@ -123,8 +132,9 @@ static void mark_duplicate(tern_ipv6_addrs_t *t, tern_ipv6_if_addr_t *a)
 static void make_usable(tern_ipv6_addrs_t *t, tern_ipv6_if_addr_t *a, uint64_t now_us)
 {
     a->deadline_us = NO_DEADLINE;
-    a->state = (a->preferred_until <= now_us) ? TERN_IPV6_ADDR_DEPRECATED : TERN_IPV6_ADDR_PREFERRED;
-    t->deadline_gen++; /* preferred_until counts from now on */
+    a->state = tern_expiry_passed(a->preferred, tern_expiry_now(now_us)) ? TERN_IPV6_ADDR_DEPRECATED
+                                                                          : TERN_IPV6_ADDR_PREFERRED;
+    t->deadline_gen++; /* the preferred lifetime's end counts from now on */
     if (t->ops->ready != NULL) {
         t->ops->ready(t->ctx, &a->addr);
     }
@@ -179,18 +189,19 @@ int tern_ipv6_addrs_slaac(tern_ipv6_addrs_t *t, const tern_ipv6_addr_t *prefix, 
                                    valid_s, 0, now_us);
     }
     /* (e): the preferred lifetime is reset; the valid one follows the two-hour rule. */
-    a->preferred_until = lifetime_end(preferred_s, now_us);
+    a->preferred = lifetime_end(preferred_s, now_us);
     t->deadline_gen++;
     if (a->state == TERN_IPV6_ADDR_DEPRECATED && preferred_s != 0) {
         a->state = TERN_IPV6_ADDR_PREFERRED;
     }
-    uint64_t remaining_s = (a->valid_until == NO_DEADLINE) ? UINT64_MAX
-                           : (a->valid_until > now_us)   ? tern_udiv64(a->valid_until - now_us, 1000000u, NULL)
-                                                         : 0u;
+    uint64_t valid_end = tern_expiry_to_us(a->valid);
+    uint64_t remaining_s = (a->valid == TERN_EXPIRY_NEVER) ? UINT64_MAX
+                           : (valid_end > now_us)         ? tern_udiv64(valid_end - now_us, 1000000u, NULL)
+                                                          : 0u;
     if (valid_s > TWO_HOURS_S || (uint64_t)valid_s > remaining_s) {
-        a->valid_until = lifetime_end(valid_s, now_us);
+        a->valid = lifetime_end(valid_s, now_us);
     } else if (remaining_s > TWO_HOURS_S) {
-        a->valid_until = lifetime_end(TWO_HOURS_S, now_us);
+        a->valid = lifetime_end(TWO_HOURS_S, now_us);
     } /* else: remaining <= 2 h, unauthenticated RA: ignore the valid lifetime */
     return 0;
 }
@@ -236,11 +247,11 @@ uint64_t tern_ipv6_addrs_next_deadline(const tern_ipv6_addrs_t *t)
         if (a->state == TERN_IPV6_ADDR_TENTATIVE && a->deadline_us < next) {
             next = a->deadline_us;
         }
-        if (a->state == TERN_IPV6_ADDR_PREFERRED && a->preferred_until < next) {
-            next = a->preferred_until;
+        if (a->state == TERN_IPV6_ADDR_PREFERRED && tern_expiry_to_us(a->preferred) < next) {
+            next = tern_expiry_to_us(a->preferred);
         }
-        if (a->valid_until < next) {
-            next = a->valid_until;
+        if (tern_expiry_to_us(a->valid) < next) {
+            next = tern_expiry_to_us(a->valid);
         }
     }
     return next;
@@ -248,12 +259,13 @@ uint64_t tern_ipv6_addrs_next_deadline(const tern_ipv6_addrs_t *t)
 
 void tern_ipv6_addrs_tick(tern_ipv6_addrs_t *t, uint64_t now_us)
 {
+    tern_expiry_t now = tern_expiry_now(now_us);
     for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
         tern_ipv6_if_addr_t *a = &t->addrs[i];
         if (!a->used) {
             continue;
         }
-        if (a->valid_until <= now_us) {
+        if (tern_expiry_passed(a->valid, now)) {
             release(t, a); /* §5.5.4: invalid addresses are removed */
             continue;
         }
@@ -271,7 +283,7 @@ void tern_ipv6_addrs_tick(tern_ipv6_addrs_t *t, uint64_t now_us)
                 /* §5.4: no answer within RetransTimer after the last probe. */
                 make_usable(t, a, now_us);
             }
-        } else if (a->state == TERN_IPV6_ADDR_PREFERRED && a->preferred_until <= now_us) {
+        } else if (a->state == TERN_IPV6_ADDR_PREFERRED && tern_expiry_passed(a->preferred, now)) {
             a->state = TERN_IPV6_ADDR_DEPRECATED; /* §5.5.4 */
         }
     }

@@ -133,6 +133,20 @@ static void test_tern_ipv6_addrs_na_received__tentative_is_duplicate(void **stat
     assert_false(tern_ipv6_addrs_na_received(&t, &b));
 }
 
+/* An address's valid lifetime ends at the tick of 2^20 us at or after it (tern/expiry.h). */
+static uint64_t valid_end(const tern_ipv6_addr_t *a)
+{
+    return tern_expiry_to_us(tern_ipv6_addrs_find(&t, a)->valid);
+}
+
+/* @p us rounded up to a tick. */
+static uint64_t tick_up(uint64_t us)
+{
+    uint64_t tick = 1ull << TERN_EXPIRY_SHIFT;
+    return (us + tick - 1u) / tick * tick;
+}
+
+/* Lifetimes end at the tick of 2^20 us at or after them (tern/expiry.h): never early. */
 static void test_tern_ipv6_addrs_tick__lifetimes_deprecate_then_remove(void **state)
 {
     (void)state;
@@ -141,11 +155,15 @@ static void test_tern_ipv6_addrs_tick__lifetimes_deprecate_then_remove(void **st
     tern_ipv6_addrs_tick(&t, 0);
     tern_ipv6_addrs_tick(&t, RETRANS);
     assert_int_equal(state_of("2001:db8::5"), TERN_IPV6_ADDR_PREFERRED);
-    assert_int_equal(tern_ipv6_addrs_next_deadline(&t), 10 * SEC);
-    tern_ipv6_addrs_tick(&t, 10 * SEC);
+    assert_int_equal(tern_ipv6_addrs_next_deadline(&t), tick_up(10 * SEC));
+    tern_ipv6_addrs_tick(&t, tick_up(10 * SEC) - 1u);
+    assert_int_equal(state_of("2001:db8::5"), TERN_IPV6_ADDR_PREFERRED);
+    tern_ipv6_addrs_tick(&t, tick_up(10 * SEC));
     assert_int_equal(state_of("2001:db8::5"), TERN_IPV6_ADDR_DEPRECATED);
-    assert_int_equal(tern_ipv6_addrs_next_deadline(&t), 20 * SEC);
-    tern_ipv6_addrs_tick(&t, 20 * SEC);
+    assert_int_equal(tern_ipv6_addrs_next_deadline(&t), tick_up(20 * SEC));
+    tern_ipv6_addrs_tick(&t, tick_up(20 * SEC) - 1u);
+    assert_non_null(tern_ipv6_addrs_find(&t, &a));
+    tern_ipv6_addrs_tick(&t, tick_up(20 * SEC));
     assert_null(tern_ipv6_addrs_find(&t, &a));
     assert_int_equal(leaves, 1);
 }
@@ -212,20 +230,20 @@ static void test_tern_ipv6_addrs_slaac__two_hour_rule(void **state)
     assert_int_equal(tern_ipv6_addrs_slaac(&t, &prefix, 64, 3600, 86400, &iid, 0), 0);
     /* 1: a valid lifetime above two hours is taken. */
     assert_int_equal(tern_ipv6_addrs_slaac(&t, &prefix, 64, 3600, 10000, &iid, 0), 0);
-    assert_int_equal(tern_ipv6_addrs_find(&t, &a)->valid_until, 10000 * SEC);
+    assert_int_equal(valid_end(&a), tick_up(10000 * SEC));
     /* 3: remaining > 2 h, advertised short: reset to two hours. */
     assert_int_equal(tern_ipv6_addrs_slaac(&t, &prefix, 64, 60, 60, &iid, 0), 0);
-    assert_int_equal(tern_ipv6_addrs_find(&t, &a)->valid_until, 7200 * SEC);
+    assert_int_equal(valid_end(&a), tick_up(7200 * SEC));
     /* 2: remaining <= 2 h, advertised shorter: ignored. */
     assert_int_equal(tern_ipv6_addrs_slaac(&t, &prefix, 64, 0, 30, &iid, 100 * SEC), 0);
-    assert_int_equal(tern_ipv6_addrs_find(&t, &a)->valid_until, 7200 * SEC);
+    assert_int_equal(valid_end(&a), tick_up(7200 * SEC));
     /* ... but the preferred lifetime is always reset (0: deprecated from now). */
-    assert_int_equal(tern_ipv6_addrs_find(&t, &a)->preferred_until, 100 * SEC);
+    assert_true(tern_expiry_passed(tern_ipv6_addrs_find(&t, &a)->preferred, tern_expiry_now(100 * SEC)));
     /* 1 again: longer than the remaining lifetime is taken. */
     assert_int_equal(tern_ipv6_addrs_slaac(&t, &prefix, 64, 100, 7000, &iid, 200 * SEC), 0);
-    assert_int_equal(tern_ipv6_addrs_find(&t, &a)->valid_until, 7200 * SEC);
+    assert_int_equal(valid_end(&a), tick_up(7200 * SEC));
     assert_int_equal(tern_ipv6_addrs_slaac(&t, &prefix, 64, 100, 7100, &iid, 200 * SEC), 0);
-    assert_int_equal(tern_ipv6_addrs_find(&t, &a)->valid_until, 7300 * SEC);
+    assert_int_equal(valid_end(&a), tick_up(7300 * SEC));
 }
 
 static void test_tern_ipv6_addrs_slaac__preferred_again(void **state)
@@ -235,10 +253,27 @@ static void test_tern_ipv6_addrs_slaac__preferred_again(void **state)
     assert_int_equal(tern_ipv6_addrs_slaac(&t, &prefix, 64, 10, 86400, &iid, 0), 0);
     tern_ipv6_addrs_tick(&t, 0);
     tern_ipv6_addrs_tick(&t, RETRANS);
-    tern_ipv6_addrs_tick(&t, 10 * SEC);
+    tern_ipv6_addrs_tick(&t, tick_up(10 * SEC));
     assert_int_equal(state_of("2001:db8:1::7"), TERN_IPV6_ADDR_DEPRECATED);
     assert_int_equal(tern_ipv6_addrs_slaac(&t, &prefix, 64, 100, 86400, &iid, 11 * SEC), 0);
     assert_int_equal(state_of("2001:db8:1::7"), TERN_IPV6_ADDR_PREFERRED);
+}
+
+/* RFC 4862 §5.5.3 (e): a preferred lifetime of 0 deprecates the address at once, not at the
+ * next tick of the lifetimes' ends (tern/expiry.h). */
+static void test_tern_ipv6_addrs_slaac__preferred_lifetime_zero_deprecates_at_once(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t prefix = A("2001:db8:1::"), iid = A("::7");
+    assert_int_equal(tern_ipv6_addrs_slaac(&t, &prefix, 64, 10, 86400, &iid, 0), 0);
+    tern_ipv6_addrs_tick(&t, 0);
+    tern_ipv6_addrs_tick(&t, RETRANS);
+    assert_int_equal(state_of("2001:db8:1::7"), TERN_IPV6_ADDR_PREFERRED);
+    uint64_t now = 5 * SEC + 7u; /* between two ticks */
+    assert_int_equal(tern_ipv6_addrs_slaac(&t, &prefix, 64, 0, 86400, &iid, now), 0);
+    assert_true(tern_ipv6_addrs_next_deadline(&t) <= now);
+    tern_ipv6_addrs_tick(&t, now);
+    assert_int_equal(state_of("2001:db8:1::7"), TERN_IPV6_ADDR_DEPRECATED);
 }
 
 static void test_tern_ipv6_addrs_init__no_dad(void **state)
@@ -267,6 +302,7 @@ int main(void)
         T(test_tern_ipv6_addrs_slaac__forms_address),
         T(test_tern_ipv6_addrs_slaac__two_hour_rule),
         T(test_tern_ipv6_addrs_slaac__preferred_again),
+        T(test_tern_ipv6_addrs_slaac__preferred_lifetime_zero_deprecates_at_once),
         T(test_tern_ipv6_addrs_init__no_dad),
 #undef T
     };

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "tern/config.h"
+#include "tern/expiry.h"
 #include "tern/ipv6/srcsel.h"
 #include "tern/wire/ipv6_addr.h"
 
@@ -34,8 +35,8 @@
 typedef struct {
     tern_ipv6_addr_t addr;    /**< the address */
     uint64_t deadline_us;     /**< next DAD step (TENTATIVE), else UINT64_MAX */
-    uint64_t preferred_until; /**< absolute end of the preferred lifetime, UINT64_MAX: infinite */
-    uint64_t valid_until;     /**< absolute end of the valid lifetime, UINT64_MAX: infinite */
+    tern_expiry_t preferred;  /**< end of the preferred lifetime (whole seconds: tern/expiry.h), or TERN_EXPIRY_NEVER */
+    tern_expiry_t valid;      /**< end of the valid lifetime (whole seconds: tern/expiry.h), or TERN_EXPIRY_NEVER */
     uint8_t prefix_len;       /**< on-link prefix length */
     uint8_t state;            /**< tern_ipv6_addr_state_t; FREE slots have used == false */
     uint8_t flags;            /**< TERN_IPV6_ADDR_FLAG_... */
