@@ -45,4 +45,12 @@
 #define TERN_CONF_RPL_ETX_NEIGHBORS 1
 #define TERN_CONF_RPL_TX_REPORTS 1
 
+/* Forwarding errors (RFC 6550 §11.2.2.3) reported by the IPv6 module between
+ * two turns of RPL: one. The first report of a turn makes the root remove its
+ * copy of the failed route and increment the DTSN, which asks the whole
+ * sub-DODAG for new DAOs (§9.6); a further report in the same turn (counted
+ * as rpi_events_lost) would only have removed another copy of a route the
+ * FIB has already dropped, which those DAOs replace or its lifetime ends. */
+#define TERN_CONF_RPL_RPI_EVENTS 1
+
 #endif /* TERN_CONF_ROUTER_H */
