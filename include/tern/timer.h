@@ -22,10 +22,12 @@
 /** A timer. Set up with tern_timer_init(). */
 typedef struct tern_timer {
     uint64_t deadline_us;    /**< absolute expiry time (valid while armed); first: no padding before it
-                                  on a 32-bit target (32 B there instead of 40) */
+                                  on a 32-bit target */
     struct tern_timer *next; /**< timer list of the executor */
     tern_module_t *target;   /**< module that receives the message */
-    tern_msg_t msg;          /**< message posted on expiry */
+    uintptr_t value;         /**< content.value of the message posted on expiry */
+    uint16_t msg_type;       /**< type of that message (its sender is NULL); the message is built when
+                                  posted: 24 B on a 32-bit target, not 32 with a whole tern_msg_t */
     bool armed;              /**< in the list */
 } tern_timer_t;
 

@@ -17,10 +17,11 @@ unsigned tern_executor_fire_timers(tern_executor_t *ex, uint64_t now)
         tern_lock_acquire(&ex->lock);
         tern_timer_t *t = tern_timerq_pop_expired(&ex->timers, now);
         tern_module_t *target = NULL;
-        tern_msg_t msg = { 0 };
+        tern_msg_t msg = { 0 }; /* sender NULL: a timer's */
         if (t != NULL) {
             target = t->target;
-            msg = t->msg;
+            msg.type = t->msg_type;
+            msg.content.value = t->value;
         }
         tern_lock_release(&ex->lock);
         if (t == NULL) {

@@ -24,9 +24,8 @@ void tern_timer_init(tern_timer_t *t, tern_module_t *target, uint16_t msg_type, 
 {
     memset(t, 0, sizeof(*t));
     t->target = target;
-    t->msg.type = msg_type;
-    t->msg.sender = NULL;
-    t->msg.content.value = value;
+    t->msg_type = msg_type;
+    t->value = value;
 }
 
 /** Executor serving @p t's target, or NULL. */

@@ -156,7 +156,7 @@ static void test_tern_timerq_insert__equal_deadlines_fifo(void **state)
     for (size_t i = 0; i < 6; i++) {
         tern_timer_t *p = tern_timerq_pop_expired(&q, UINT64_MAX);
         assert_non_null(p);
-        assert_int_equal(p->msg.content.value, order[i]);
+        assert_int_equal(p->value, order[i]);
         assert_false(p->armed);
     }
     assert_null(q.head);
@@ -315,6 +315,7 @@ static void test_tern_executor_fire_timers__posts_due_in_order(void **state)
         assert_ptr_equal(fx.posts[i].to, &mod);
         assert_int_equal(fx.posts[i].msg.type, TERN_MSG_USER + order[i]);
         assert_int_equal(fx.posts[i].msg.content.value, 100 + order[i]);
+        assert_null(fx.posts[i].msg.sender); /* a timer's message has no sender */
         assert_false(t[order[i]].armed);
     }
     assert_true(tern_timer_is_armed(&t[3]));
