@@ -111,7 +111,8 @@ typedef enum {
      *  Value: tern_ipv6_source_router_t (ipv6/srh.h). */
     TERN_NETOPT_IPV6_SOURCE_ROUTER,
     /** RPL's data-plane state for the RPL Packet Information (SET on the IPv6 module, context
-     *  ignored; RFC 6553, RFC 6550 §11.2). Value: tern_ipv6_rpl_state_t (ipv6/rpi.h). */
+     *  ignored; RFC 6553, RFC 6550 §11.2); GET returns the bytes last SET (zero before).
+     *  Value: tern_ipv6_rpl_state_t (ipv6/rpi.h). */
     TERN_NETOPT_IPV6_RPL_STATE,
     /** Advertise a route in the Route Information option of the RAs of an interface (SET on
      *  the IPv6 module; context: interface index; RFC 4191 §2.3). Value: tern_ipv6_route_info_t

@@ -1148,6 +1148,8 @@ __attribute__((noinline)) static int get_option(tern_ipv6_t *ip, tern_netapi_opt
         return (int)sizeof(tern_ipv6_neighbor_list_t);
     case TERN_NETOPT_IPV6_6LO:
         return ipv6_6lo_get_option(ip, ipif, opt);
+    case TERN_NETOPT_IPV6_RPL_STATE:
+        return ipv6_rpi_get_option(ip, opt); /* rpi.c */
     case TERN_NETOPT_IPV6_DESTINATIONS: {
         tern_ipv6_dest_list_t *list = opt->data;
         if (opt->data_len < sizeof(*list)) {

@@ -461,6 +461,9 @@ int ipv6_choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern_i
 /** SET TERN_NETOPT_IPV6_RPL_STATE. @return as set; -EINVAL for a bad value. */
 int ipv6_rpi_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
 
+/** GET TERN_NETOPT_IPV6_RPL_STATE: the bytes last SET (all zero before). @return its size; -EOVERFLOW. */
+int ipv6_rpi_get_option(const tern_ipv6_t *ip, tern_netapi_opt_t *opt);
+
 /** Is @p if_index one of RPL's interfaces (the last state RPL set)? */
 bool ipv6_rpi_is_rpl_if(const tern_ipv6_t *ip, uint16_t if_index);
 

@@ -49,8 +49,17 @@ int ipv6_rpi_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
     if (st.min_hop_rank_increase == 0) {
         return -EINVAL; /* DAGRank() divides by it */
     }
-    ip->rpl = st;
+    memcpy(&ip->rpl, &st, sizeof(st)); /* byte for byte, padding too: GET returns the bytes SET */
     return (int)sizeof(st);
+}
+
+int ipv6_rpi_get_option(const tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+{
+    if (opt->data_len < sizeof(ip->rpl)) {
+        return -EOVERFLOW;
+    }
+    memcpy(opt->data, &ip->rpl, sizeof(ip->rpl));
+    return (int)sizeof(ip->rpl);
 }
 
 bool ipv6_rpi_is_rpl_if(const tern_ipv6_t *ip, uint16_t if_index)

@@ -8,9 +8,9 @@
  * Read first: RFC 6550 §11.2.2.2 (a rank error resets the DIO Trickle
  * timer), §11.2.2.3 (a Forwarding-Error removes the downward route).
  *
- * Threads: rpl_rpi_sync() runs on the module's turn and SETs
- * TERN_NETOPT_IPV6_RPL_STATE on the IPv6 module (RPL may wait on IPv6,
- * never the reverse). The IPv6 module reports through rpi_event() on its own
+ * Threads: rpl_rpi_sync() runs on the module's turn, GETs
+ * TERN_NETOPT_IPV6_RPL_STATE from the IPv6 module and SETs it when it
+ * changed (RPL may wait on IPv6, never the reverse). The IPv6 module reports through rpi_event() on its own
  * turn: the report is recorded under the stack's lock and a message posted,
  * as the TX status hook does (rpl.c); rpl_rpi_drain() acts on it.
  */
@@ -126,10 +126,13 @@ void rpl_rpi_sync(tern_rpl_t *rpl)
     }
     st.event = rpi_event;
     st.ctx = rpl;
-    if (memcmp(&st, &rpl->rpi_pushed, sizeof(st)) == 0) {
+    /* Unchanged since the last SET: the IPv6 module's copy is the same bytes
+     * (GET: no copy of our own kept here, 40 B less). */
+    tern_ipv6_rpl_state_t have;
+    if (tern_netapi_get(&rpl->ip->module, TERN_NETOPT_IPV6_RPL_STATE, 0, &have, sizeof(have)) ==
+            (int)sizeof(have) &&
+        memcmp(&st, &have, sizeof(st)) == 0) {
         return;
     }
-    if (tern_netapi_set(&rpl->ip->module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st)) >= 0) {
-        memcpy(&rpl->rpi_pushed, &st, sizeof(st));
-    }
+    (void)tern_netapi_set(&rpl->ip->module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st));
 }

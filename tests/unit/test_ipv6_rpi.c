@@ -168,6 +168,41 @@ static void test_rpi_state__bad_values_refused(void **state)
     assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, 3), -EINVAL);
 }
 
+/* GET returns the bytes last SET, all zero before (RPL compares its state with them, rpi_state.c),
+ * and keeps them when a bad value is refused. */
+static void test_rpi_state__get_returns_the_bytes_set(void **state)
+{
+    (void)state;
+    tern_ipv6_rpl_state_t got, zero;
+    memset(&zero, 0, sizeof(zero));
+    memset(&got, 0xA5, sizeof(got));
+    assert_int_equal(tern_netapi_get(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &got, sizeof(got)), (int)sizeof(got));
+    assert_memory_equal(&got, &zero, sizeof(got));
+    assert_int_equal(set_state(PEER_LL, 7, true), (int)sizeof(got));
+    tern_ipv6_rpl_state_t st;
+    memset(&st, 0, sizeof(st));
+    st.parent = A(PEER_LL);
+    st.parent_if = netif.index;
+    st.event = on_event;
+    st.ctx = &ip;
+    st.if_index[0] = netif.index;
+    st.rank = 512;
+    st.min_hop_rank_increase = 256;
+    st.instance_id = 7;
+    st.option_type = TERN_RPL_HBH_OPT_TYPE;
+    st.running = true;
+    st.joined = true;
+    st.storing = true;
+    memset(&got, 0xA5, sizeof(got));
+    assert_int_equal(tern_netapi_get(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &got, sizeof(got)), (int)sizeof(got));
+    assert_memory_equal(&got, &st, sizeof(st));
+    st.min_hop_rank_increase = 0;
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st)), -EINVAL);
+    assert_int_equal(tern_netapi_get(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &got, sizeof(got)), (int)sizeof(got));
+    assert_int_equal(got.min_hop_rank_increase, 256);
+    assert_int_equal(tern_netapi_get(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &got, 3), -EOVERFLOW);
+}
+
 static void test_originate__echo_reply_carries_golden_rpi(void **state)
 {
     (void)state;
@@ -342,6 +377,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
         T(test_rpi_state__bad_values_refused),
+        T(test_rpi_state__get_returns_the_bytes_set),
         T(test_originate__echo_reply_carries_golden_rpi),
         T(test_forward__sender_rank_and_direction_updated),
         T(test_forward__rank_error_sets_r_then_drops),

@@ -56,7 +56,7 @@ typedef enum {
  */
 typedef void (*tern_ipv6_rpi_event_fn)(void *ctx, tern_ipv6_rpi_event_t event, const tern_ipv6_addr_t *target);
 
-/** Value of TERN_NETOPT_IPV6_RPL_STATE (SET on the IPv6 module, context ignored). */
+/** Value of TERN_NETOPT_IPV6_RPL_STATE (SET and GET on the IPv6 module, context ignored). */
 typedef struct {
     tern_ipv6_addr_t parent;                 /**< preferred parent's link-local address (unspecified: none) */
     tern_ipv6_rpi_event_fn event;            /**< where to report events (may be NULL) */

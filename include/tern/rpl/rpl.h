@@ -222,7 +222,6 @@ typedef struct tern_rpl {
     tern_rpl_etx_t etx;                           /**< link ETX per neighbor (RFC 6719 §3.1.1) */
     tern_rpl_tx_report_t tx_reports[TERN_CONF_RPL_TX_REPORTS]; /**< ring */
     /* The RPL Option (RFC 6553): the data-plane state pushed to IPv6 and its reports (rpi_state.c). */
-    tern_ipv6_rpl_state_t rpi_pushed;             /**< last TERN_NETOPT_IPV6_RPL_STATE set (module's turn only) */
     tern_ipv6_addr_t rpi_failed[TERN_CONF_RPL_RPI_EVENTS]; /**< targets whose route failed, under the stack's lock */
     uint8_t rpi_failed_count;                     /**< entries in rpi_failed (lock) */
     bool rpi_rank_error;                          /**< a rank error waits for the module's turn (lock) */
