@@ -310,11 +310,19 @@ bool sock_addresses_wanted(const tern_ipv6_addr_t *bound, uint16_t bound_netif, 
 
 const uint8_t *sock_received_ipv6_hdr(tern_pkt_t *pkt, uint16_t *in)
 {
-    tern_pkt_t *snip = tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
+    /* As the IPv6 module hands a packet up, its header is usually @p pkt and
+     * the interface header the snip after it: both looked at in place, else
+     * searched for. */
+    tern_pkt_t *snip = (pkt != NULL && pkt->type == TERN_NETTYPE_IPV6) ? pkt
+                                                                        : tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
     if (snip == NULL || snip->size < TERN_IPV6_HDR_LEN) {
         return NULL;
     }
-    const tern_netif_hdr_t *nh = tern_netif_hdr_get(snip->next);
+    const tern_pkt_t *next = snip->next;
+    const tern_netif_hdr_t *nh = (next != NULL && next->type == TERN_NETTYPE_NETIF &&
+                                  next->size == sizeof(tern_netif_hdr_t))
+                                     ? next->data
+                                     : tern_netif_hdr_get(snip->next);
     *in = (nh != NULL) ? nh->if_index : 0u;
     return snip->data;
 }

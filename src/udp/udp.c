@@ -105,7 +105,11 @@ static void report_no_port(tern_udp_t *udp, tern_pkt_t *pkt)
 static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
 {
     tern_pktbuf_t *pb = udp_pktbuf(udp);
-    tern_pkt_t *ip_snip = tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
+    /* [UDP, IPV6, NETIF] as IPv6 hands a datagram up (the header looked at
+     * in place); after extension headers, searched for. */
+    tern_pkt_t *ip_snip = (pkt->next != NULL && pkt->next->type == TERN_NETTYPE_IPV6)
+                              ? pkt->next
+                              : tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
     if (pkt->type != TERN_NETTYPE_UDP || ip_snip == NULL || ip_snip->size < TERN_IPV6_HDR_LEN) {
         udp_count(udp, TERN_UDP_RX_INVALID);
         tern_pktbuf_release(pb, pkt);
