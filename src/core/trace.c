@@ -25,24 +25,21 @@ void tern_trace_describe(tern_trace_entry_t *entry, uint64_t now_us, const tern_
     entry->to = (to != NULL) ? to->name : "-";
     entry->msg_type = msg->type;
     entry->result = 0;
-    memset(entry->types, 0, sizeof(entry->types));
+    /* The first snips' types, the count and the bytes, in one walk (a hop's
+     * packet has a few snips). */
+    uint8_t types[TERN_TRACE_TYPES] = { 0 };
     size_t len = 0;
     unsigned n = 0;
     if (msg->type == TERN_MSG_SND || msg->type == TERN_MSG_RCV) {
-        const tern_pkt_t *s = msg->content.pkt;
-        /* The first snips' types, then only the count and the bytes. */
-        for (; s != NULL && n < TERN_TRACE_TYPES; s = s->next, n++) {
-            entry->types[n] = s->type;
-            if (s->type != TERN_NETTYPE_NETIF && s->type != TERN_NETTYPE_NETERR) {
-                len += s->size; /* bytes of the packet itself, not its metadata */
+        for (const tern_pkt_t *s = msg->content.pkt; s != NULL; s = s->next, n++) {
+            if (n < TERN_TRACE_TYPES) {
+                types[n] = s->type;
             }
-        }
-        for (; s != NULL; s = s->next, n++) {
-            if (s->type != TERN_NETTYPE_NETIF && s->type != TERN_NETTYPE_NETERR) {
-                len += s->size;
-            }
+            /* bytes of the packet itself, not its metadata */
+            len += (s->type != TERN_NETTYPE_NETIF && s->type != TERN_NETTYPE_NETERR) ? s->size : 0u;
         }
     }
+    memcpy(entry->types, types, sizeof(types));
     entry->nsnips = (uint8_t)((n > 255u) ? 255u : n);
     entry->pkt_len = (uint16_t)((len > 0xFFFFu) ? 0xFFFFu : len);
 }
