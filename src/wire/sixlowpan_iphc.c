@@ -704,6 +704,80 @@ static int addr_decode(iphc_reader_t *r, uint8_t *addr, addr_kind_t kind,
     return addr_expand(addr, kind, inl, ctx, iid);
 }
 
+/* §3.1.1 HLIM 01, 10, 11: the hop limit elided (00: in-line). */
+static const uint8_t hop_limits[4] = { 0, 1, 64, 255 };
+
+/* The base bytes of the encoding nearly every datagram within one network
+ * has (§3.1.1): 011 TF=11 NH=1 HLIM=xx, CID=0 SAC=x SAM=11 M=0 DAC=x DAM=11
+ * (HLIM, SAC and DAC masked off). */
+#define IPHC_IIDS_ELIDED_BASE0 0x7Cu
+#define IPHC_IIDS_ELIDED_MASK1 0xBBu
+#define IPHC_IIDS_ELIDED_BASE1 0x33u
+#define IPHC_SAC 0x40u
+#define IPHC_DAC 0x04u
+
+/* The context's prefix in place of fe80::/64 in front of an IID: what
+ * addr_expand() gives for ADDR_CTX0 (the prefix over the IID bits it covers). */
+static void addr_context_over(uint8_t *addr, const tern_iphc_context_t *ctx)
+{
+    memset(addr, 0, 8);
+    overlay_prefix(addr, ctx->prefix.u8, ctx->prefix_len);
+}
+
+/*
+ * The first IPHC header when it has that encoding: traffic class and flow
+ * label zero (TF=11), next header compressed (NH=1), both IIDs derived from
+ * the frame's link-layer addresses (§3.2.2), each address link-local or
+ * under context 0 (CID=0: §3.1.1). Written directly, as iphc_decode() writes
+ * it (what it would read and check, this checks too); false, nothing read
+ * or written, for any other header, where iphc_decode() would fail
+ * (truncated, too little room, a link-layer address or the context unknown)
+ * and for fewer than three bytes (an NHC header must follow): iphc_decode()
+ * then decides.
+ */
+static bool iphc_decode_iids_elided(iphc_reader_t *r, size_t *nh_pos)
+{
+    const tern_iphc_link_t *link = r->link;
+    const uint8_t *in = &r->in[r->in_pos];
+    size_t avail = r->in_len - r->in_pos;
+    if (avail < 3 || (in[0] & 0xFCu) != IPHC_IIDS_ELIDED_BASE0 ||
+        (in[1] & IPHC_IIDS_ELIDED_MASK1) != IPHC_IIDS_ELIDED_BASE1 || link->src.len == 0 || link->dst.len == 0 ||
+        r->ip_count != 0 || r->out_len - r->out_pos < TERN_IPV6_HDR_LEN) {
+        return false;
+    }
+    const tern_iphc_context_t *sctx = NULL;
+    const tern_iphc_context_t *dctx = NULL;
+    if (((in[1] & IPHC_SAC) != 0 && (sctx = context_for_decompression(link, 0)) == NULL) ||
+        ((in[1] & IPHC_DAC) != 0 && (dctx = context_for_decompression(link, 0)) == NULL)) {
+        return false;
+    }
+    unsigned hlim = in[0] & 3u;
+    size_t start = r->out_pos;
+    uint8_t *ip = &r->out[start];
+    tern_store32(&ip[0], UINT32_C(6) << 28);
+    tern_store16(&ip[4], 0);
+    ip[6] = 0; /* the NHC header's type, once known */
+    ip[7] = (hlim == 0) ? in[2] : hop_limits[hlim];
+    /* Mode 11 (§3.2.2): fe80::/64 (ADDR_LL0) or the context's prefix
+     * (ADDR_CTX0) and the IID (link address lengths 2 and 8: link_valid()). */
+    static const uint8_t link_local[8] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0 };
+    memcpy(&ip[8], link_local, sizeof(link_local));
+    (void)tern_ipv6_iid_put(&ip[16], link->src.u8, link->src.len);
+    memcpy(&ip[24], link_local, sizeof(link_local));
+    (void)tern_ipv6_iid_put(&ip[32], link->dst.u8, link->dst.len);
+    if (sctx != NULL) {
+        addr_context_over(&ip[8], sctx);
+    }
+    if (dctx != NULL) {
+        addr_context_over(&ip[24], dctx);
+    }
+    r->in_pos += (hlim == 0) ? 3u : 2u;
+    r->out_pos += TERN_IPV6_HDR_LEN;
+    r->ip_off[r->ip_count++] = start;
+    *nh_pos = start + 6;
+    return true;
+}
+
 /*
  * Decode one IPHC header into a 40-byte IPv6 header at r->out_pos (Payload
  * Length left 0 for the caller). @p nh_compressed: NH=1, the next header's
@@ -796,7 +870,6 @@ static int iphc_decode(iphc_reader_t *r, const iphc_encap_t *encap, bool *nh_com
         }
         ip[7] = h[0];
     } else {
-        static const uint8_t hop_limits[4] = { 0, 1, 64, 255 };
         ip[7] = hop_limits[hlim];
     }
     int res = addr_decode(r, &ip[8], sk, sctx, encap->known[0] ? encap->iid[0] : NULL);
@@ -816,10 +889,13 @@ static int iphc_decode(iphc_reader_t *r, const iphc_encap_t *encap, bool *nh_com
 static int decompress_run(iphc_reader_t *r)
 {
     iphc_encap_t encap;
-    encap_from_link(&encap, r->link);
-    bool nhc = false;
+    bool nhc = true;
     size_t nh_pos = 0;
-    int res = iphc_decode(r, &encap, &nhc, &nh_pos);
+    int res = 0;
+    if (!iphc_decode_iids_elided(r, &nh_pos)) {
+        encap_from_link(&encap, r->link);
+        res = iphc_decode(r, &encap, &nhc, &nh_pos);
+    }
     bool after_ip = true;
     while (res == 0 && nhc) {
         if (r->nhc >= TERN_IPHC_NHC_MAX) {

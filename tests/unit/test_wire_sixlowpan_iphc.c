@@ -941,6 +941,124 @@ static void test_tern_iphc_decompress__link_address_needed(void **state)
     assert_int_equal(decompress_err(&link, in, sizeof(in)), -EADDRNOTAVAIL);
 }
 
+/*
+ * The encoding of nearly every datagram within one link (TF=11, NH=1, both
+ * addresses link-local with their IIDs from the link-layer addresses),
+ * which the decompressor writes directly: every hop limit mode, EUI-64 and
+ * short link-layer addresses in both directions, an NHC UDP header after
+ * it; a link-layer address unknown, the input cut short, or too little room
+ * fail as for any other encoding.
+ */
+static void test_tern_iphc_decompress__link_local_elided_every_hop_limit_and_link_address(void **state)
+{
+    (void)state;
+    static const uint8_t short_a[2] = { 0x00, 0x01 };
+    static const uint8_t short_b[2] = { 0x00, 0x02 };
+    static const struct {
+        const uint8_t *src;
+        uint8_t src_len;
+        const uint8_t *dst;
+        uint8_t dst_len;
+        const char *src_text;
+        const char *dst_text;
+    } links[] = {
+        { eui_a, 8, eui_b, 8, "fe80::212:4b00:0:1", "fe80::212:4b00:0:2" },
+        { short_a, 2, short_b, 2, "fe80::ff:fe00:1", "fe80::ff:fe00:2" },
+        { eui_a, 8, short_b, 2, "fe80::212:4b00:0:1", "fe80::ff:fe00:2" },
+        { short_a, 2, eui_b, 8, "fe80::ff:fe00:1", "fe80::212:4b00:0:2" },
+    };
+    static const uint8_t hop_limits[] = { 7, 1, 64, 255 }; /* HLIM 00 (in-line), 01, 10, 11 */
+    for (size_t l = 0; l < sizeof(links) / sizeof(links[0]); l++) {
+        tern_iphc_link_t link = link_of(links[l].src, links[l].src_len, links[l].dst, links[l].dst_len);
+        for (unsigned hlim = 0; hlim < 4; hlim++) {
+            pkt_t p = { 0 };
+            ip6(&p, 0, 0, TERN_IPV6_NH_UDP, hop_limits[hlim], links[l].src_text, links[l].dst_text);
+            udp(&p, 0xf0b1, 0xf0b2, 0xbeef);
+            put(&p, "xyz", 3);
+            done(&p);
+            uint8_t in[16];
+            size_t n = 0;
+            in[n++] = (uint8_t)(0x7c | hlim);
+            in[n++] = 0x33;
+            if (hlim == 0) {
+                in[n++] = hop_limits[0];
+            }
+            size_t headers = n + 4;
+            memcpy(&in[n], "\xf3\x12\xbe\xefxyz", 7);
+            n += 7;
+            uint8_t out[TERN_IPHC_DECOMPRESSED_MAX];
+            size_t used = 0;
+            assert_int_equal(tern_iphc_decompress(&link, in, n, 0, out, sizeof(out), &used), 48);
+            assert_int_equal(used, headers);
+            memcpy(&out[48], &in[used], n - used);
+            assert_memory_equal(out, p.b, p.len);
+            /* As a FRAG1 holding the headers only. */
+            assert_int_equal(tern_iphc_decompress(&link, in, headers, p.len, out, sizeof(out), &used), 48);
+            assert_memory_equal(out, p.b, 48);
+            /* Cut short anywhere in the headers; too little room for the IPv6 header. */
+            for (size_t cut = 0; cut < headers; cut++) {
+                assert_int_equal(decompress_err(&link, in, cut), -EBADMSG);
+            }
+            assert_int_equal(tern_iphc_decompress(&link, in, n, 0, out, TERN_IPV6_HDR_LEN - 1, &used), -ENOBUFS);
+        }
+        static const uint8_t elided[] = { 0x7e, 0x33, 0xf3, 0x12, 0xbe, 0xef };
+        tern_iphc_link_t no_src = link_of(NULL, 0, links[l].dst, links[l].dst_len);
+        assert_int_equal(decompress_err(&no_src, elided, sizeof(elided)), -EADDRNOTAVAIL);
+        tern_iphc_link_t no_dst = link_of(links[l].src, links[l].src_len, NULL, 0);
+        assert_int_equal(decompress_err(&no_dst, elided, sizeof(elided)), -EADDRNOTAVAIL);
+    }
+}
+
+/*
+ * The same encoding with SAC=1 and/or DAC=1 (context 0, CID=0): the
+ * context's prefix over the IID derived from the link-layer address, for
+ * contexts of 64, more (covering IID bits) and fewer bits (zero between);
+ * context 0 unknown or not for decompression: -ENOENT, as for any other
+ * encoding (§3.1.1).
+ */
+static void test_tern_iphc_decompress__iids_elided_under_context_0(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *prefix;
+        uint8_t len;
+        const char *src;
+        const char *dst;
+    } cases[] = {
+        { "2001:db8::", 64, "2001:db8::212:4b00:0:1", "2001:db8::212:4b00:0:2" },
+        { "2001:db8:0:0:1111::", 80, "2001:db8::1111:4b00:0:1", "2001:db8::1111:4b00:0:2" },
+        { "2001:db8:abcd::", 48, "2001:db8:abcd:0:212:4b00:0:1", "2001:db8:abcd:0:212:4b00:0:2" },
+    };
+    static const uint8_t fixed[8] = { 0x60, 0, 0, 0, 0x00, 0x08, TERN_IPV6_NH_UDP, 64 };
+    tern_iphc_link_t link = link_eui();
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        set_context(0, cases[c].prefix, cases[c].len, CTX_BOTH);
+        for (unsigned sac = 0; sac < 2; sac++) {
+            for (unsigned dac = 0; dac < 2; dac++) {
+                const uint8_t in[] = { 0x7e, (uint8_t)(0x33u | (sac << 6) | (dac << 2)), 0xf3, 0x12, 0xbe, 0xef };
+                uint8_t out[TERN_IPHC_DECOMPRESSED_MAX];
+                size_t used = 0;
+                assert_int_equal(tern_iphc_decompress(&link, in, sizeof(in), 0, out, sizeof(out), &used), 48);
+                assert_int_equal(used, sizeof(in));
+                assert_memory_equal(out, fixed, sizeof(fixed));
+                uint8_t want[16];
+                addr(want, sac ? cases[c].src : "fe80::212:4b00:0:1");
+                assert_memory_equal(&out[8], want, 16);
+                addr(want, dac ? cases[c].dst : "fe80::212:4b00:0:2");
+                assert_memory_equal(&out[24], want, 16);
+            }
+        }
+    }
+    static const uint8_t sac_in[] = { 0x7e, 0x73, 0xf3, 0x12, 0xbe, 0xef };
+    static const uint8_t dac_in[] = { 0x7e, 0x37, 0xf3, 0x12, 0xbe, 0xef };
+    set_context(0, "2001:db8::", 64, TERN_IPHC_CONTEXT_COMPRESS);
+    assert_int_equal(decompress_err(&link, sac_in, sizeof(sac_in)), -ENOENT);
+    assert_int_equal(decompress_err(&link, dac_in, sizeof(dac_in)), -ENOENT);
+    memset(&contexts[0], 0, sizeof(contexts[0]));
+    assert_int_equal(decompress_err(&link, sac_in, sizeof(sac_in)), -ENOENT);
+    assert_int_equal(decompress_err(&link, dac_in, sizeof(dac_in)), -ENOENT);
+}
+
 static void test_tern_iphc_decompress__invalid_nhc(void **state)
 {
     (void)state;
@@ -1746,6 +1864,9 @@ int main(void)
         cmocka_unit_test_setup(test_tern_iphc_compress__sparse_context_table, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__unknown_or_invalid_context, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__link_address_needed, setup),
+        cmocka_unit_test_setup(test_tern_iphc_decompress__link_local_elided_every_hop_limit_and_link_address,
+                               setup),
+        cmocka_unit_test_setup(test_tern_iphc_decompress__iids_elided_under_context_0, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__invalid_nhc, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__chain_length_limit, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__datagram_size, setup),
