@@ -381,51 +381,59 @@ static void sixlowpan_receive(tern_sixlowpan_t *lowpan, tern_pkt_t *frame)
     }
     const uint8_t *bytes = frame->data;
     size_t len = frame->size;
+    const uint8_t *payload = bytes;
+    size_t payload_len = len;
+    const tern_sixlowpan_frag_repr_t *frag1 = NULL;
     tern_sixlowpan_hdrs_t hdrs;
-    if (tern_sixlowpan_hdrs_parse(&hdrs, bytes, len) < 0) {
-        /* The parser refuses a NALP first octet too (RFC 4944 §5.1: not a
-         * LoWPAN frame, not ours): counted apart from malformed ones. */
-        sixlowpan_count(lowpan, (tern_sixlowpan_dispatch_classify(bytes[0]) == TERN_SIXLOWPAN_DISPATCH_NALP)
-                                    ? TERN_SIXLOWPAN_RX_NALP
-                                    : TERN_SIXLOWPAN_RX_MALFORMED);
-        tern_pktbuf_release(pb, frame);
-        return;
-    }
-    if (hdrs.has_mesh) {
-        /* Route-over only: mesh-under forwarding (RFC 4944 §11) is not done. */
-        sixlowpan_count(lowpan, TERN_SIXLOWPAN_RX_MESH);
-        tern_pktbuf_release(pb, frame);
-        return;
-    }
-    /* A BC0 header (RFC 4944 §11.1) only matters to mesh-under forwarding: skipped. */
-    const uint8_t *payload = bytes + hdrs.payload;
-    size_t payload_len = len - hdrs.payload;
-    if (hdrs.has_frag && !hdrs.frag.first) {
-        /* FRAGN: datagram bytes at datagram_offset * 8 (RFC 4944 §5.3). */
-        receive_fragment(lowpan, frame, nh, &hdrs.frag, (size_t)hdrs.frag.datagram_offset * TERN_SIXLOWPAN_FRAG_UNIT,
-                         payload, payload_len);
-        return;
-    }
-    const tern_sixlowpan_frag_repr_t *frag1 = hdrs.has_frag ? &hdrs.frag : NULL;
-    switch (tern_sixlowpan_dispatch_classify(payload[0])) {
-    case TERN_SIXLOWPAN_DISPATCH_IPHC:
-        receive_iphc(lowpan, lif, frame, nh, frag1, payload, payload_len);
-        return;
-    case TERN_SIXLOWPAN_DISPATCH_IPV6:
-        if (frag1 != NULL) {
-            receive_fragment(lowpan, frame, nh, frag1, 0, payload + TERN_SIXLOWPAN_IPV6_DISPATCH_LEN,
-                             payload_len - TERN_SIXLOWPAN_IPV6_DISPATCH_LEN);
-        } else {
-            receive_uncompressed(lowpan, frame, hdrs.payload + TERN_SIXLOWPAN_IPV6_DISPATCH_LEN);
+    /* A whole datagram in one frame, the usual case, starts with its IPHC
+     * dispatch: no mesh, broadcast or fragment header before it (RFC 4944
+     * §5.1), nothing for the header walk to find. */
+    if (!tern_iphc_is_dispatch(bytes[0])) {
+        if (tern_sixlowpan_hdrs_parse(&hdrs, bytes, len) < 0) {
+            /* The parser refuses a NALP first octet too (RFC 4944 §5.1: not a
+             * LoWPAN frame, not ours): counted apart from malformed ones. */
+            sixlowpan_count(lowpan, (tern_sixlowpan_dispatch_classify(bytes[0]) == TERN_SIXLOWPAN_DISPATCH_NALP)
+                                        ? TERN_SIXLOWPAN_RX_NALP
+                                        : TERN_SIXLOWPAN_RX_MALFORMED);
+            tern_pktbuf_release(pb, frame);
+            return;
         }
-        return;
-    default:
-        /* ESC (no extension implemented, RFC 8066 §3.1), HC1 (RFC 6282 §2),
-         * RFRAG (RFC 8931), a page switch (RFC 8025), reserved values. */
-        sixlowpan_count(lowpan, TERN_SIXLOWPAN_RX_UNKNOWN_DISPATCH);
-        tern_pktbuf_release(pb, frame);
-        return;
+        if (hdrs.has_mesh) {
+            /* Route-over only: mesh-under forwarding (RFC 4944 §11) is not done. */
+            sixlowpan_count(lowpan, TERN_SIXLOWPAN_RX_MESH);
+            tern_pktbuf_release(pb, frame);
+            return;
+        }
+        /* A BC0 header (RFC 4944 §11.1) only matters to mesh-under forwarding: skipped. */
+        payload = bytes + hdrs.payload;
+        payload_len = len - hdrs.payload;
+        if (hdrs.has_frag && !hdrs.frag.first) {
+            /* FRAGN: datagram bytes at datagram_offset * 8 (RFC 4944 §5.3). */
+            receive_fragment(lowpan, frame, nh, &hdrs.frag,
+                             (size_t)hdrs.frag.datagram_offset * TERN_SIXLOWPAN_FRAG_UNIT, payload, payload_len);
+            return;
+        }
+        frag1 = hdrs.has_frag ? &hdrs.frag : NULL;
+        switch (tern_sixlowpan_dispatch_classify(payload[0])) {
+        case TERN_SIXLOWPAN_DISPATCH_IPHC:
+            break; /* below */
+        case TERN_SIXLOWPAN_DISPATCH_IPV6:
+            if (frag1 != NULL) {
+                receive_fragment(lowpan, frame, nh, frag1, 0, payload + TERN_SIXLOWPAN_IPV6_DISPATCH_LEN,
+                                 payload_len - TERN_SIXLOWPAN_IPV6_DISPATCH_LEN);
+            } else {
+                receive_uncompressed(lowpan, frame, hdrs.payload + TERN_SIXLOWPAN_IPV6_DISPATCH_LEN);
+            }
+            return;
+        default:
+            /* ESC (no extension implemented, RFC 8066 §3.1), HC1 (RFC 6282 §2),
+             * RFRAG (RFC 8931), a page switch (RFC 8025), reserved values. */
+            sixlowpan_count(lowpan, TERN_SIXLOWPAN_RX_UNKNOWN_DISPATCH);
+            tern_pktbuf_release(pb, frame);
+            return;
+        }
     }
+    receive_iphc(lowpan, lif, frame, nh, frag1, payload, payload_len);
 }
 
 /* ------------------------------------------------------------ module */
