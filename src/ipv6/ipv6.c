@@ -813,17 +813,9 @@ static bool is_experimental(uint8_t next_header)
     return next_header == TERN_IPV6_NH_EXPERIMENT1 || next_header == TERN_IPV6_NH_EXPERIMENT2;
 }
 
-/* Step over the extension headers at the start of @p pkt (RFC 8200 §4). */
-static ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr_t *hdr)
+/* The extension headers at the start of @p pkt, into @p v as walk_extensions() set it up. */
+static void walk_extension_headers(const tern_pkt_t *pkt, const tern_ipv6_repr_t *hdr, ext_verdict_t *v)
 {
-    ext_verdict_t v = { .ext_len = -1, .upper = 0, .nh_field = 6, .icmp = false,
-                        .code = TERN_ICMPV6_PARAM_PROBLEM_OPTION, .pointer = 0 };
-    if (!tern_ipv6_is_ext_header(hdr->next_header)) {
-        /* The usual case: the upper-layer header follows the fixed one. */
-        v.upper = hdr->next_header;
-        v.ext_len = 0;
-        return v;
-    }
     bool dst_multicast = tern_ipv6_addr_is_multicast(&hdr->dst);
     tern_ipv6_ext_walk_t walk;
     tern_ipv6_ext_t ext;
@@ -837,18 +829,18 @@ static ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr
             /* §4.1, §4.3: only immediately after the fixed header; anywhere
              * else the Next Header naming it is unrecognized (code 1). */
             if (ext.offset != 0) {
-                v.icmp = true;
-                v.code = TERN_ICMPV6_PARAM_PROBLEM_NEXT_HEADER;
-                v.pointer = v.nh_field;
-                return v;
+                v->icmp = true;
+                v->code = TERN_ICMPV6_PARAM_PROBLEM_NEXT_HEADER;
+                v->pointer = v->nh_field;
+                return;
             }
-            if (!options_acceptable(h, ext.len, base, dst_multicast, &v)) {
-                return v;
+            if (!options_acceptable(h, ext.len, base, dst_multicast, v)) {
+                return;
             }
             break;
         case TERN_IPV6_NH_DEST_OPTS:
-            if (!options_acceptable(h, ext.len, base, dst_multicast, &v)) {
-                return v;
+            if (!options_acceptable(h, ext.len, base, dst_multicast, v)) {
+                return;
             }
             break;
         case TERN_IPV6_NH_ROUTING: {
@@ -856,26 +848,40 @@ static ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr
              * would have to process it, and no routing type is supported. */
             tern_ipv6_routing_repr_t rt;
             if (tern_ipv6_routing_parse(&rt, h, ext.len) < 0 || rt.segments_left != 0) {
-                return v;
+                return;
             }
             break;
         }
         case TERN_IPV6_NH_FRAGMENT:
             /* §4.5: the caller reassembles (reass.c), then walks what follows. */
-            v.fragment = true;
-            v.frag_offset = (uint16_t)ext.offset;
-            return v;
+            v->fragment = true;
+            v->frag_offset = (uint16_t)ext.offset;
+            return;
         default:
             /* AH, mobility...: discard. */
-            return v;
+            return;
         }
-        v.nh_field = (uint16_t)base; /* this header's first byte names the next */
+        v->nh_field = (uint16_t)base; /* this header's first byte names the next */
     }
     if (r < 0 || (tern_ipv6_is_ext_header(walk.next_header) && !is_experimental(walk.next_header))) {
+        return;
+    }
+    v->upper = walk.next_header;
+    v->ext_len = (int)walk.offset;
+}
+
+/* Step over the extension headers at the start of @p pkt (RFC 8200 §4). The
+ * usual case, an upper-layer header right after the fixed one, inline. */
+static inline ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr_t *hdr)
+{
+    ext_verdict_t v = { .ext_len = -1, .upper = 0, .nh_field = 6, .icmp = false,
+                        .code = TERN_ICMPV6_PARAM_PROBLEM_OPTION, .pointer = 0 };
+    if (!tern_ipv6_is_ext_header(hdr->next_header)) {
+        v.upper = hdr->next_header;
+        v.ext_len = 0;
         return v;
     }
-    v.upper = walk.next_header;
-    v.ext_len = (int)walk.offset;
+    walk_extension_headers(pkt, hdr, &v);
     return v;
 }
 
