@@ -725,10 +725,10 @@ static void addr_context_over(uint8_t *addr, const tern_iphc_context_t *ctx)
 }
 
 /*
- * The first IPHC header when it has that encoding: traffic class and flow
- * label zero (TF=11), next header compressed (NH=1), both IIDs derived from
- * the frame's link-layer addresses (§3.2.2), each address link-local or
- * under context 0 (CID=0: §3.1.1). Written directly, as iphc_decode() writes
+ * The first IPHC header (r->ip_count 0) when it has that encoding: traffic
+ * class and flow label zero (TF=11), next header compressed (NH=1), both
+ * IIDs derived from the frame's link-layer addresses (§3.2.2), each address
+ * link-local or under context 0 (CID=0: §3.1.1). Written as iphc_decode() writes
  * it (what it would read and check, this checks too); false, nothing read
  * or written, for any other header, where iphc_decode() would fail
  * (truncated, too little room, a link-layer address or the context unknown)
@@ -742,34 +742,31 @@ static bool iphc_decode_iids_elided(iphc_reader_t *r, size_t *nh_pos)
     size_t avail = r->in_len - r->in_pos;
     if (avail < 3 || (in[0] & 0xFCu) != IPHC_IIDS_ELIDED_BASE0 ||
         (in[1] & IPHC_IIDS_ELIDED_MASK1) != IPHC_IIDS_ELIDED_BASE1 || link->src.len == 0 || link->dst.len == 0 ||
-        r->ip_count != 0 || r->out_len - r->out_pos < TERN_IPV6_HDR_LEN) {
+        r->out_len - r->out_pos < TERN_IPV6_HDR_LEN) {
         return false;
     }
-    const tern_iphc_context_t *sctx = NULL;
-    const tern_iphc_context_t *dctx = NULL;
-    if (((in[1] & IPHC_SAC) != 0 && (sctx = context_for_decompression(link, 0)) == NULL) ||
-        ((in[1] & IPHC_DAC) != 0 && (dctx = context_for_decompression(link, 0)) == NULL)) {
+    /* SAC=1 / DAC=1 with CID=0: context 0 (§3.1.1). */
+    const tern_iphc_context_t *ctx = NULL;
+    if ((in[1] & (IPHC_SAC | IPHC_DAC)) != 0 && (ctx = context_for_decompression(link, 0)) == NULL) {
         return false;
     }
     unsigned hlim = in[0] & 3u;
     size_t start = r->out_pos;
     uint8_t *ip = &r->out[start];
-    tern_store32(&ip[0], UINT32_C(6) << 28);
-    tern_store16(&ip[4], 0);
-    ip[6] = 0; /* the NHC header's type, once known */
+    memset(ip, 0, 8); /* traffic class, flow label, lengths, the NHC header's type once known */
+    ip[0] = 0x60;     /* version 6 */
     ip[7] = (hlim == 0) ? in[2] : hop_limits[hlim];
     /* Mode 11 (§3.2.2): fe80::/64 (ADDR_LL0) or the context's prefix
      * (ADDR_CTX0) and the IID (link address lengths 2 and 8: link_valid()). */
     static const uint8_t link_local[8] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0 };
-    memcpy(&ip[8], link_local, sizeof(link_local));
-    (void)tern_ipv6_iid_put(&ip[16], link->src.u8, link->src.len);
-    memcpy(&ip[24], link_local, sizeof(link_local));
-    (void)tern_ipv6_iid_put(&ip[32], link->dst.u8, link->dst.len);
-    if (sctx != NULL) {
-        addr_context_over(&ip[8], sctx);
-    }
-    if (dctx != NULL) {
-        addr_context_over(&ip[24], dctx);
+    for (unsigned i = 0; i < 2; i++) {
+        uint8_t *addr = &ip[8 + 16 * i];
+        const tern_iphc_l2addr_t *l2 = (i == 0) ? &link->src : &link->dst;
+        memcpy(addr, link_local, sizeof(link_local));
+        (void)tern_ipv6_iid_put(&addr[8], l2->u8, l2->len);
+        if ((in[1] & ((i == 0) ? IPHC_SAC : IPHC_DAC)) != 0) {
+            addr_context_over(addr, ctx);
+        }
     }
     r->in_pos += (hlim == 0) ? 3u : 2u;
     r->out_pos += TERN_IPV6_HDR_LEN;
