@@ -4,7 +4,7 @@
  * @brief Options of footprint configuration (a), the 6LoWPAN host (issue 6):
  *        passed as TERN_CONF_USER_HEADER by bench/run (step 4), together with
  *        the CMake feature switches of bench/footprint/host.cmake (files left
- *        out of the libraries: router functions, MLD, IPv6 fragmentation).
+ *        out of the libraries: router functions, MLD, IPv6 fragmentation, RPL).
  *
  * One IEEE 802.15.4 radio, a host with a link-local and one global address
  * registered with its 6LoWPAN router (RFC 6775). Table sizes for that node,

@@ -201,6 +201,23 @@ _Static_assert(TERN_CONF_IPV6_FRAG == 0 || TERN_CONF_IPV6_FRAG == 1, "TERN_CONF_
 #endif
 _Static_assert(TERN_CONF_IPV6_DCACHE == 0 || TERN_CONF_IPV6_DCACHE == 1, "TERN_CONF_IPV6_DCACHE must be 0 or 1");
 
+/**
+ * RPL (RFC 6550; src/rpl/) and the RPL Packet Information it needs in the
+ * IPv6 module (RFC 6553, RFC 6550 §11.2; src/ipv6/rpi.c). 0: the node takes
+ * no part in RPL, as a RPL-Unaware Leaf (RFC 9008 §2, §4.1: a plain 6LoWPAN
+ * host registered with its router, RFC 8505; the router adds the RPI for it,
+ * by encapsulation when needed, RFC 9008 §7): src/rpl/ is not built (no
+ * tern_rpl library, so no `rpl` shell command, tern-node or tern-sim), our
+ * packets carry no RPL Option and SET TERN_NETOPT_IPV6_RPL_STATE answers
+ * -ENOTSUP. Received packets with the RPL Option are still accepted (the
+ * option type is known, ipv6_options_check()). Removes src/ipv6/rpi.c (set
+ * through CMake). Default 1. Saves about 0.36 KiB in a 6LoWPAN host image.
+ */
+#ifndef TERN_CONF_RPL
+#define TERN_CONF_RPL 1
+#endif
+_Static_assert(TERN_CONF_RPL == 0 || TERN_CONF_RPL == 1, "TERN_CONF_RPL must be 0 or 1");
+
 /* ---------------------------------------------------------------- netif */
 
 /** Longest link-layer address an interface can have, in bytes (EUI-64).

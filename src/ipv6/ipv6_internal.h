@@ -457,6 +457,7 @@ void ipv6_icmpv6_error_about(tern_ipv6_t *ip, const uint8_t *invoking, size_t le
 int ipv6_choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern_ipv6_addr_t *out);
 
 /* RPL Packet Information (RFC 6553, RFC 6550 §11.2; tern/ipv6/rpi.h), rpi.c. */
+#if TERN_CONF_RPL
 
 /** SET TERN_NETOPT_IPV6_RPL_STATE. @return as set; -EINVAL for a bad value. */
 int ipv6_rpi_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
@@ -498,6 +499,55 @@ tern_pkt_t *ipv6_rpi_prepend(tern_ipv6_t *ip, tern_pkt_t *payload, uint8_t nh, c
  */
 int ipv6_rpi_forward(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr, size_t *payload_len,
                      tern_ipv6_if_t **out, tern_ipv6_addr_t *next_hop, bool source_routed);
+#else
+/* TERN_CONF_RPL 0 (config.h): no RPL, rpi.c left out. A RPL-Unaware Leaf
+ * (RFC 9008 §2) adds no RPL Option; forwarded packets keep what they carry. */
+static inline int ipv6_rpi_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+{
+    (void)ip;
+    (void)opt;
+    return -ENOTSUP;
+}
+
+static inline bool ipv6_rpi_is_rpl_if(const tern_ipv6_t *ip, uint16_t if_index)
+{
+    (void)ip;
+    (void)if_index;
+    return false;
+}
+
+static inline size_t ipv6_rpi_len(const tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst)
+{
+    (void)ip;
+    (void)ipif;
+    (void)dst;
+    return 0;
+}
+
+static inline tern_pkt_t *ipv6_rpi_prepend(tern_ipv6_t *ip, tern_pkt_t *payload, uint8_t nh,
+                                           const tern_ipv6_addr_t *next_hop, bool source_routed)
+{
+    (void)ip;
+    (void)payload;
+    (void)nh;
+    (void)next_hop;
+    (void)source_routed;
+    return NULL; /* never called: ipv6_rpi_len() is 0 */
+}
+
+static inline int ipv6_rpi_forward(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr, size_t *payload_len,
+                                   tern_ipv6_if_t **out, tern_ipv6_addr_t *next_hop, bool source_routed)
+{
+    (void)ip;
+    (void)pkt;
+    (void)hdr;
+    (void)payload_len;
+    (void)out;
+    (void)next_hop;
+    (void)source_routed;
+    return 0;
+}
+#endif
 
 /* Fragmentation and reassembly (RFC 8200 §4.5), frag.c and reass.c. */
 

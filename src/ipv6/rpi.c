@@ -36,6 +36,8 @@
 #include "tern/netif_hdr.h"
 #include "tern/wire/rpl_hbh.h"
 
+_Static_assert(TERN_CONF_RPL, "rpi.c is left out of the build when TERN_CONF_RPL is 0 (set it through CMake)");
+
 int ipv6_rpi_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     tern_ipv6_rpl_state_t st;

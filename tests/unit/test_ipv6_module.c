@@ -29,6 +29,7 @@
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/ndp.h"
+#include "tern/wire/rpl_hbh.h"
 
 static int setup(void **state)
 {
@@ -273,6 +274,23 @@ static void test_ipv6_set__address_added_runs_dad(void **state)
     assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_DEL, netif.index, &cfg, sizeof(cfg)),
                      -ENOENT);
     assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_ADDR_ADD, 9, &cfg, sizeof(cfg)), -ENODEV);
+}
+
+/* RFC 6553, RFC 6550 §11.2: RPL's data-plane state is taken when RPL is built;
+ * without it (TERN_CONF_RPL 0, a RPL-Unaware Leaf, RFC 9008 §2) it is refused. */
+static void test_ipv6_set__rpl_state_only_with_rpl(void **state)
+{
+    (void)state;
+    settle();
+    tern_ipv6_rpl_state_t st;
+    memset(&st, 0, sizeof(st));
+    st.if_index[0] = netif.index;
+    st.rank = 256;
+    st.min_hop_rank_increase = 256;
+    st.option_type = TERN_RPL_HBH_OPT_TYPE;
+    st.running = true;
+    int res = tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st));
+    assert_int_equal(res, TERN_CONF_RPL ? (int)sizeof(st) : -ENOTSUP);
 }
 
 /* RFC 4191 §2.3: only a router's RAs carry Route Information; a host image
@@ -791,6 +809,7 @@ int main(void)
         T(test_ipv6_receive__hop_by_hop_option_actions),
         T(test_ipv6_set__address_added_runs_dad),
         T(test_ipv6_set__route_info_only_with_router_functions),
+        T(test_ipv6_set__rpl_state_only_with_rpl),
         T(test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum),
         T(test_ipv6_send__shared_template_left_intact),
         T(test_ipv6_icmp_error__port_unreachable_without_udp),
