@@ -208,10 +208,11 @@ _Static_assert(TERN_CONF_IPV6_DCACHE == 0 || TERN_CONF_IPV6_DCACHE == 1, "TERN_C
  * host registered with its router, RFC 8505; the router adds the RPI for it,
  * by encapsulation when needed, RFC 9008 §7): src/rpl/ is not built (no
  * tern_rpl library, so no `rpl` shell command, tern-node or tern-sim), our
- * packets carry no RPL Option and SET TERN_NETOPT_IPV6_RPL_STATE answers
- * -ENOTSUP. Received packets with the RPL Option are still accepted (the
+ * packets carry no RPL Option, and SET TERN_NETOPT_IPV6_RPL_STATE and
+ * TERN_NETOPT_IPV6_PREFIX (a DIO's prefix, RFC 6550 §6.7.10; RAs' prefixes are
+ * not affected) answer -ENOTSUP. Received packets with the RPL Option are still accepted (the
  * option type is known, ipv6_options_check()). Removes src/ipv6/rpi.c (set
- * through CMake). Default 1. Saves about 0.36 KiB in a 6LoWPAN host image.
+ * through CMake). Default 1. Saves about 0.57 KiB in a 6LoWPAN host image.
  */
 #ifndef TERN_CONF_RPL
 #define TERN_CONF_RPL 1

@@ -90,8 +90,9 @@ typedef enum {
     TERN_NETOPT_SIXLOWPAN_CONTEXT,
     /** Apply a prefix as if a Prefix Information option had carried it (SET on the IPv6
      *  module; context: interface index): SLAAC with A (RFC 4862 §5.5.3), on-link with L
-     *  (not on 6LoWPAN links, RFC 6775 §5.6). RPL's DIO PIO uses it (RFC 6550 §6.7.10).
-     *  Value: tern_ipv6_prefix_config_t (ipv6/ipv6.h). */
+     *  (not on 6LoWPAN links, RFC 6775 §5.6). RPL's DIO PIO uses it (RFC 6550 §6.7.10);
+     *  -ENOTSUP in a build without RPL (TERN_CONF_RPL 0). Value: tern_ipv6_prefix_config_t
+     *  (ipv6/ipv6.h). */
     TERN_NETOPT_IPV6_PREFIX,
     /** Listen to an IPv6 multicast group on an interface (SET on the IPv6 module; context:
      *  interface index): link filter, MLD, and packets to it are for us (e.g. ff02::1a,

@@ -11,6 +11,8 @@
  * route, except on 6LoWPAN links where nothing but link-local is on-link
  * (RFC 6775 §5.6). A group joined here is filtered in at the link, reported
  * by MLD (RFC 3810 §6) and accepted as a destination by the receive path.
+ * A node without RPL (TERN_CONF_RPL 0, config.h) has no routing protocol to
+ * tell it prefixes: TERN_NETOPT_IPV6_PREFIX answers -ENOTSUP there.
  */
 #include <errno.h>
 #include <string.h>
@@ -84,6 +86,9 @@ int ipv6_prefix_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
     tern_ipv6_if_t *ipif = ipv6_find_if(ip, opt->context);
     switch (opt->opt) {
     case TERN_NETOPT_IPV6_PREFIX: {
+        if (!TERN_CONF_RPL) {
+            return -ENOTSUP; /* only RPL's DIO PIO sets one (config.h); RAs go through ndp_router.c */
+        }
         tern_ipv6_prefix_config_t cfg;
         if (opt->data_len != sizeof(cfg)) {
             return -EINVAL;

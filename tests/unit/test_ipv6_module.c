@@ -293,6 +293,26 @@ static void test_ipv6_set__rpl_state_only_with_rpl(void **state)
     assert_int_equal(res, TERN_CONF_RPL ? (int)sizeof(st) : -ENOTSUP);
 }
 
+/* RFC 6550 §6.7.10: a DIO's Prefix Information reaches IPv6 as
+ * TERN_NETOPT_IPV6_PREFIX; a node without RPL has no such source and refuses it. */
+static void test_ipv6_set__prefix_only_with_rpl(void **state)
+{
+    (void)state;
+    settle();
+    tern_ipv6_prefix_config_t cfg = { .prefix = A("2001:db8:5::"), .prefix_len = 64, .valid_lifetime = 600,
+                                      .preferred_lifetime = 300, .onlink = true, .autonomous = true };
+    int res = tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_PREFIX, netif.index, &cfg, sizeof(cfg));
+    assert_int_equal(res, TERN_CONF_RPL ? (int)sizeof(cfg) : -ENOTSUP);
+    tern_ipv6_addr_list_t list;
+    assert_int_equal(tern_netapi_get(&ip.module, TERN_NETOPT_IPV6_ADDRS, netif.index, &list, sizeof(list)),
+                     (int)sizeof(list));
+    bool slaac = false;
+    for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
+        slaac = slaac || (list.addrs[i].used && list.addrs[i].addr.u8[5] == 0x05);
+    }
+    assert_int_equal(slaac, TERN_CONF_RPL != 0);
+}
+
 /* RFC 4191 §2.3: only a router's RAs carry Route Information; a host image
  * (TERN_CONF_IPV6_ROUTER 0) has no table of advertised routes. */
 static void test_ipv6_set__route_info_only_with_router_functions(void **state)
@@ -810,6 +830,7 @@ int main(void)
         T(test_ipv6_set__address_added_runs_dad),
         T(test_ipv6_set__route_info_only_with_router_functions),
         T(test_ipv6_set__rpl_state_only_with_rpl),
+        T(test_ipv6_set__prefix_only_with_rpl),
         T(test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum),
         T(test_ipv6_send__shared_template_left_intact),
         T(test_ipv6_icmp_error__port_unreachable_without_udp),
