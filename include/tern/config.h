@@ -1047,7 +1047,12 @@ _Static_assert(TERN_CONF_RPL_MOP == 1 || TERN_CONF_RPL_MOP == 2, "TERN_CONF_RPL_
  * (src/rpl/nonstoring.c, about 1 KiB): a root then source-routes nothing
  * and a non-storing DODAG has no downward routes, so build it only for
  * storing-mode networks; a non-storing node (not root) still announces its
- * parent (nonstoring_node.c).
+ * parent (nonstoring_node.c). Without that root the build has no source route
+ * provider, so the IPv6 module leaves out the insertion of Source Routing
+ * Headers (RFC 6554 §4.1) and the tunnel entry they need for forwarded
+ * packets (src/ipv6/srh.c, tunnel.c; SET TERN_NETOPT_IPV6_SOURCE_ROUTER
+ * answers -ENOTSUP); received Source Routing Headers are processed as before
+ * (§4.2). About 1 KiB more saved in the router footprint image.
  */
 #ifndef TERN_CONF_RPL_NS_LINKS
 #define TERN_CONF_RPL_NS_LINKS 64

@@ -108,7 +108,8 @@ typedef enum {
     /** The RPL module's state (GET on it). Value: tern_rpl_state_t (rpl/rpl.h). */
     TERN_NETOPT_RPL_STATE,
     /** Install (or with fn NULL remove) the source route provider of the IPv6 module (SET on it,
-     *  context ignored): RPL's non-storing root (RFC 6550 §9.7, RFC 6554).
+     *  context ignored): RPL's non-storing root (RFC 6550 §9.7, RFC 6554). -ENOTSUP in a
+     *  build without it (no router functions, no RPL, or TERN_CONF_RPL_NS_LINKS 0).
      *  Value: tern_ipv6_source_router_t (ipv6/srh.h). */
     TERN_NETOPT_IPV6_SOURCE_ROUTER,
     /** RPL's data-plane state for the RPL Packet Information (SET on the IPv6 module, context

@@ -262,6 +262,17 @@ int ipv6_rd_get_option(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_netapi_opt_t 
 /** SET options of router discovery (ROUTER). @return as set; -ENOTSUP for others. */
 int ipv6_rd_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
 
+/*
+ * Source routes for the packets we originate or forward (RFC 6554 §4.1:
+ * the Source Routing Header, in a tunnel for forwarded ones, tunnel.c) come
+ * from a source route provider (TERN_NETOPT_IPV6_SOURCE_ROUTER), and the
+ * only one is RPL's non-storing root (src/rpl/nonstoring.c, RFC 6550 §9.7).
+ * A build without it (a host, no RPL, or TERN_CONF_RPL_NS_LINKS 0: config.h)
+ * has none: the option answers -ENOTSUP and srh.c keeps only the processing
+ * of received headers (RFC 6554 §4.2), which every RPL router needs.
+ */
+#define IPV6_SOURCE_ROUTES (TERN_CONF_IPV6_ROUTER && TERN_CONF_RPL && TERN_CONF_RPL_NS_LINKS > 0)
+
 #if TERN_CONF_IPV6_ROUTER
 
 /* Forwarding (RFC 8200 §3, §5), forward.c. */
@@ -289,6 +300,7 @@ int ipv6_forward_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
 
 /* Source routing (RFC 6554, tern/ipv6/srh.h), srh.c. */
 
+#if IPV6_SOURCE_ROUTES
 /** SET TERN_NETOPT_IPV6_SOURCE_ROUTER. @return as set. */
 int ipv6_srh_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
 
@@ -311,6 +323,7 @@ size_t ipv6_srh_len(const tern_ipv6_t *ip);
  * @return the new head (an IPV6_EXT snip); NULL: no packet buffer (@p payload untouched).
  */
 tern_pkt_t *ipv6_srh_prepend(tern_ipv6_t *ip, tern_pkt_t *payload, uint8_t nh, tern_ipv6_addr_t *wire_dst);
+#endif
 
 /**
  * A router received @p pkt ([the whole packet, header @p hdr first and
@@ -350,6 +363,25 @@ static inline int ipv6_forward_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *op
     return -ENOTSUP;
 }
 
+/* RFC 6554 §4.2 processing is a router's: a host's receive path applies
+ * RFC 8200 §4.4 to a Routing header with Segments Left above 0. */
+static inline bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
+                                    size_t payload_len, tern_pkt_t *pkt)
+{
+    (void)ip;
+    (void)ipif;
+    (void)hdr;
+    (void)payload_len;
+    (void)pkt;
+    return false;
+}
+
+#endif /* TERN_CONF_IPV6_ROUTER */
+
+#if !IPV6_SOURCE_ROUTES
+/* No source route provider in the build (a host, or a router without RPL's
+ * non-storing root: IPV6_SOURCE_ROUTES): SET TERN_NETOPT_IPV6_SOURCE_ROUTER
+ * answers -ENOTSUP and every packet is routed as usual. */
 static inline int ipv6_srh_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     (void)ip;
@@ -357,7 +389,6 @@ static inline int ipv6_srh_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
     return -ENOTSUP;
 }
 
-/* No source route provider can be installed: every packet is routed as usual. */
 static inline int ipv6_srh_route(tern_ipv6_t *ip, const tern_ipv6_addr_t *dst, tern_ipv6_if_t **ipif,
                                  tern_ipv6_addr_t *next_hop)
 {
@@ -381,21 +412,7 @@ static inline tern_pkt_t *ipv6_srh_prepend(tern_ipv6_t *ip, tern_pkt_t *payload,
     (void)wire_dst;
     return payload;
 }
-
-/* RFC 6554 §4.2 processing is a router's: a host's receive path applies
- * RFC 8200 §4.4 to a Routing header with Segments Left above 0. */
-static inline bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
-                                    size_t payload_len, tern_pkt_t *pkt)
-{
-    (void)ip;
-    (void)ipif;
-    (void)hdr;
-    (void)payload_len;
-    (void)pkt;
-    return false;
-}
-
-#endif /* TERN_CONF_IPV6_ROUTER */
+#endif
 
 /* IPv6-in-IPv6 (RFC 2473) for source routing (RFC 6554 §4.1, RFC 9008), tunnel.c. */
 

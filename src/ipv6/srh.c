@@ -17,6 +17,16 @@
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6_srh.h"
 
+/* The link-local address with the interface identifier of @p addr (RFC 4291 §2.5.6, RFC 6775 §5.7). */
+static void link_local_of(tern_ipv6_addr_t *out, const tern_ipv6_addr_t *addr)
+{
+    memset(out, 0, sizeof(*out));
+    out->u8[0] = 0xfe;
+    out->u8[1] = 0x80;
+    memcpy(&out->u8[8], &addr->u8[8], 8);
+}
+
+#if IPV6_SOURCE_ROUTES /* else inline no-ops (ipv6_internal.h): no source route provider in the build */
 int ipv6_srh_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
     tern_ipv6_source_router_t cfg;
@@ -26,15 +36,6 @@ int ipv6_srh_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
     memcpy(&cfg, opt->data, sizeof(cfg));
     ip->source_router = cfg;
     return (int)sizeof(cfg);
-}
-
-/* The link-local address with the interface identifier of @p addr (RFC 4291 §2.5.6, RFC 6775 §5.7). */
-static void link_local_of(tern_ipv6_addr_t *out, const tern_ipv6_addr_t *addr)
-{
-    memset(out, 0, sizeof(*out));
-    out->u8[0] = 0xfe;
-    out->u8[1] = 0x80;
-    memcpy(&out->u8[8], &addr->u8[8], 8);
 }
 
 int ipv6_srh_route(tern_ipv6_t *ip, const tern_ipv6_addr_t *dst, tern_ipv6_if_t **ipif, tern_ipv6_addr_t *next_hop)
@@ -90,6 +91,8 @@ tern_pkt_t *ipv6_srh_prepend(tern_ipv6_t *ip, tern_pkt_t *payload, uint8_t nh, t
     ipv6_count(ip, TERN_IPV6_SRH_INSERTED);
     return srh;
 }
+
+#endif /* IPV6_SOURCE_ROUTES */
 
 /* ------------------------------------------------------------ receive */
 
