@@ -240,7 +240,10 @@ static bool storing_root_route(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, con
                                tern_ipv6_if_t **ipif, tern_ipv6_addr_t *first_hop)
 {
     const tern_ipv6_rpl_state_t *st = &ip->rpl;
-    if (!st->running || !st->joined || !st->root || !st->storing) {
+    /* Two IPv6 interfaces at least: the packet's (not RPL's) and the route's
+     * (RPL's, found by ipv6_find_if() below). A node with one
+     * (TERN_CONF_IPV6_IFS 1) has no outside of the RPL domain to tunnel from. */
+    if (TERN_CONF_IPV6_IFS < 2 || !st->running || !st->joined || !st->root || !st->storing) {
         return false;
     }
     const tern_netif_hdr_t *in = (pkt->next != NULL) ? tern_netif_hdr_get(pkt->next) : NULL;
