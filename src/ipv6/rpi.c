@@ -228,7 +228,8 @@ int ipv6_rpi_forward(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr, si
     if (in == NULL || !ipv6_rpi_is_rpl_if(ip, in->if_index)) {
         return 0; /* not from our RPL domain: not ours to judge */
     }
-    if (!ipv6_rpi_is_rpl_if(ip, (*out)->netif->index)) {
+    /* One IPv6 interface (TERN_CONF_IPV6_IFS 1): *out is the RPL interface the packet came from. */
+    if (TERN_CONF_IPV6_IFS > 1 && !ipv6_rpi_is_rpl_if(ip, (*out)->netif->index)) {
         /* RFC 6553 §5, RFC 9008 §7: the RPI stays in the RPL domain. */
         if (only_rpi(h, ext.len)) {
             strip(ip, pkt, hdr, payload_len, ext.len);
