@@ -3,7 +3,7 @@
 #   cmake -C bench/footprint/router.cmake -S . -B BUILD -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake ...
 # (a)'s switches with the router functions on; a root needs no objective function (it
 # computes no rank from parents) and, in storing mode, no non-storing link table.
-set(TERN_CONF_IPV6_ROUTER 1 CACHE STRING "" FORCE)
+set(TERN_CONF_IPV6_ROUTER 2 CACHE STRING "" FORCE) # router only: a root is never a host
 set(TERN_CONF_IPV6_MLD 0 CACHE STRING "" FORCE)
 set(TERN_CONF_IPV6_FRAG 0 CACHE STRING "" FORCE)
 set(TERN_CONF_IPV6_DCACHE 0 CACHE STRING "" FORCE)

@@ -142,11 +142,20 @@ _Static_assert(TERN_CONF_STATS_COUNTER_BITS == 16 || TERN_CONF_STATS_COUNTER_BIT
  * ndp_router.c, ndp_6lo.c and icmpv6_ndp.c (constant-folded). Needed by RPL
  * (a RPL router or root is an IPv6 router). Default 1. Saves about 9 KiB
  * of Cortex-M3 code in a 6LoWPAN host image (bench/footprint).
+ * 2: a router only. The node is a router from tern_ipv6_init() on and stays
+ * one (tern_ipv6_set_router(false) and SET ROUTER 0 answer -ENOTSUP), so the
+ * host side of the IPv6 module folds away: Router Solicitations and RA
+ * processing (RFC 4861 §6.3.4, §6.3.7; §6.2.7: a router does not configure
+ * itself from RAs), 6LoWPAN-ND registration of our addresses (RFC 6775 §5.5,
+ * RFC 8505 §5.1; a 6LoWPAN router is the registrar, §6) and the 6CO/ABRO
+ * intake of hosts. Nothing a router does is left out: those paths never run
+ * on a router at 1 either. For a node that is never a host, such as a 6LBR or
+ * RPL root (the router footprint image: about 2.5 KiB less).
  */
 #ifndef TERN_CONF_IPV6_ROUTER
 #define TERN_CONF_IPV6_ROUTER 1
 #endif
-_Static_assert(TERN_CONF_IPV6_ROUTER == 0 || TERN_CONF_IPV6_ROUTER == 1, "TERN_CONF_IPV6_ROUTER must be 0 or 1");
+_Static_assert(TERN_CONF_IPV6_ROUTER >= 0 && TERN_CONF_IPV6_ROUTER <= 2, "TERN_CONF_IPV6_ROUTER must be 0, 1 or 2");
 
 /**
  * MLDv2 listener with MLDv1 compatibility (RFC 3810, RFC 2710; src/ipv6/mld.c).

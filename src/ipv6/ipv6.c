@@ -1289,6 +1289,7 @@ int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack)
         return -EINVAL;
     }
     memset(ip, 0, sizeof(*ip));
+    ip->router = (TERN_CONF_IPV6_ROUTER == 2); /* a router-only build is one from the start (config.h) */
     ip->timer_at = UINT64_MAX;
     ip->tables_at_us = UINT64_MAX;
     tern_ipv6_seed(ip, 0x9E3779B9u ^ (uint32_t)(uintptr_t)stack);

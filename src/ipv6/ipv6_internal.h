@@ -26,12 +26,13 @@ static inline void ipv6_count(tern_ipv6_t *ip, unsigned c)
 
 /**
  * Is the node a router (RFC 4861 §6.2, tern_ipv6_set_router())? Constant
- * false in a host image (TERN_CONF_IPV6_ROUTER 0), so that the compiler
- * leaves the router branches out of the files that mix host and router code.
+ * false in a host image (TERN_CONF_IPV6_ROUTER 0) and true in a router-only
+ * one (2), so that the compiler leaves the branches of the other role out of
+ * the files that mix host and router code.
  */
 static inline bool ipv6_is_router(const tern_ipv6_t *ip)
 {
-    return TERN_CONF_IPV6_ROUTER && ip->router;
+    return TERN_CONF_IPV6_ROUTER == 2 || (TERN_CONF_IPV6_ROUTER == 1 && ip->router);
 }
 
 /** The time now, on the stack's clock. */

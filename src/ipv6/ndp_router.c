@@ -690,6 +690,10 @@ int ipv6_rd_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
         /* A host image (config.h): no router functions to switch on; a host stays one. */
         return (*value == 1u) ? -ENOTSUP : (int)sizeof(uint8_t);
     }
+    if (TERN_CONF_IPV6_ROUTER == 2) {
+        /* A router-only image (config.h): no host side to switch to; a router stays one. */
+        return (*value == 0u) ? -ENOTSUP : (int)sizeof(uint8_t);
+    }
     set_router(ip, *value == 1u);
     return (int)sizeof(uint8_t);
 }

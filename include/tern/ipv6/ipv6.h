@@ -338,7 +338,8 @@ int tern_ipv6_netif_enable(tern_ipv6_t *ip, tern_netif_t *netif);
  * enabled later follow the mode. Same as SET TERN_NETOPT_IPV6_ROUTER.
  * Leaving router mode sends a final RA with Router Lifetime 0 (§6.2.5).
  * @return 0; -EINVAL for a NULL @p ip; -ENOTSUP for @p router true in a host
- *         image (TERN_CONF_IPV6_ROUTER 0, config.h).
+ *         image (TERN_CONF_IPV6_ROUTER 0, config.h), or false in a
+ *         router-only one (TERN_CONF_IPV6_ROUTER 2: a router from the start).
  */
 int tern_ipv6_set_router(tern_ipv6_t *ip, bool router);
 
