@@ -842,7 +842,8 @@ uint64_t ipv6_6lo_next_deadline(const tern_ipv6_if_t *ipif)
     if (!lp->enabled) {
         return next;
     }
-    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
+    /* Our registrations are a host's (RFC 6775 §5.5): none in a router-only image. */
+    for (size_t i = 0; TERN_CONF_IPV6_ROUTER != 2 && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
         const tern_ipv6_6lo_binding_t *b = &lp->bindings[i];
         if (b->state != TERN_IPV6_6LO_BIND_FREE && b->deadline_us < next) {
             next = b->deadline_us;
@@ -888,7 +889,7 @@ void ipv6_6lo_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
         lp->border.valid = false;
     }
     ipv6_6lo_sync(ipif);
-    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
+    for (size_t i = 0; TERN_CONF_IPV6_ROUTER != 2 && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
         tern_ipv6_6lo_binding_t *b = &lp->bindings[i];
         if (b->state != TERN_IPV6_6LO_BIND_FREE && b->deadline_us <= now_us) {
             binding_due(ipif, b, now_us);
