@@ -150,7 +150,7 @@ _Static_assert(TERN_CONF_STATS_COUNTER_BITS == 16 || TERN_CONF_STATS_COUNTER_BIT
  * RFC 8505 §5.1; a 6LoWPAN router is the registrar, §6) and the 6CO/ABRO
  * intake of hosts. Nothing a router does is left out: those paths never run
  * on a router at 1 either. For a node that is never a host, such as a 6LBR or
- * RPL root (the router footprint image: about 2.5 KiB less).
+ * RPL root (the router footprint image: about 3.4 KiB less).
  */
 #ifndef TERN_CONF_IPV6_ROUTER
 #define TERN_CONF_IPV6_ROUTER 1
