@@ -477,6 +477,15 @@ int ipv6_choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern_i
 /* RPL Packet Information (RFC 6553, RFC 6550 §11.2; tern/ipv6/rpi.h), rpi.c. */
 #if TERN_CONF_RPL
 
+/*
+ * Can RPL's state name a preferred parent? Only a node that joins a DODAG
+ * has one, and joining needs an objective function (TERN_CONF_RPL_OF0 or
+ * _MRHOF; RPL_JOINS in src/rpl/rpl_internal.h). A build with neither is a
+ * root only: SET TERN_NETOPT_IPV6_RPL_STATE refuses a parent there, and the
+ * RPI's parent rules (O clear towards it, a loop through it) fold away.
+ */
+#define IPV6_RPL_PARENT (TERN_CONF_RPL_OF0 || TERN_CONF_RPL_MRHOF)
+
 /** SET TERN_NETOPT_IPV6_RPL_STATE. @return as set; -EINVAL for a bad value. */
 int ipv6_rpi_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
 

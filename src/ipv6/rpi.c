@@ -51,6 +51,9 @@ int ipv6_rpi_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
     if (st.min_hop_rank_increase == 0) {
         return -EINVAL; /* DAGRank() divides by it */
     }
+    if (!IPV6_RPL_PARENT && !tern_ipv6_addr_is_unspecified(&st.parent)) {
+        return -EINVAL; /* a root-only build (no objective function) has no parent */
+    }
     memcpy(&ip->rpl, &st, sizeof(st)); /* byte for byte, padding too: GET returns the bytes SET */
     return (int)sizeof(st);
 }
@@ -89,7 +92,7 @@ size_t ipv6_rpi_len(const tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const ter
 /* Up: towards the preferred parent (RFC 6550 §11.2: O "the packet is expected to progress Up"). */
 static bool goes_up(const tern_ipv6_t *ip, const tern_ipv6_addr_t *next_hop, bool source_routed)
 {
-    return !source_routed && !ip->rpl.root && tern_ipv6_addr_equal(next_hop, &ip->rpl.parent);
+    return IPV6_RPL_PARENT && !source_routed && !ip->rpl.root && tern_ipv6_addr_equal(next_hop, &ip->rpl.parent);
 }
 
 tern_pkt_t *ipv6_rpi_prepend(tern_ipv6_t *ip, tern_pkt_t *payload, uint8_t nh, const tern_ipv6_addr_t *next_hop,
@@ -252,7 +255,7 @@ int ipv6_rpi_forward(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr, si
          * through us, a loop for sure (§8.2.1: it is in our sub-DODAG). RPL
          * drops that parent (rpi_state.c); the packet is dropped, it would
          * only come back. */
-        if (!o.down && from_known && tern_ipv6_addr_equal(&from, &st->parent)) {
+        if (IPV6_RPL_PARENT && !o.down && from_known && tern_ipv6_addr_equal(&from, &st->parent)) {
             report(ip, TERN_IPV6_RPI_EVENT_PARENT_LOOP, &from);
             report(ip, TERN_IPV6_RPI_EVENT_RANK_ERROR, NULL);
             return drop(ip, pkt, TERN_IPV6_RPI_DROPPED_LOOP);

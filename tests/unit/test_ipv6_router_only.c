@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * @brief The IPv6 module built router-only (TERN_CONF_IPV6_ROUTER 2, as in
- *        the router footprint image): a router from the start that cannot
- *        become a host, and that ignores Router Advertisements (RFC 4861
- *        §6.2.7); the vnode fixture over the library built again with that
- *        switch (tests/unit/CMakeLists.txt).
+ * @brief The IPv6 module built router-only (TERN_CONF_IPV6_ROUTER 2) for a
+ *        root-only RPL (TERN_CONF_RPL_OF0 and _MRHOF 0), as in the router
+ *        footprint image: a router from the start that cannot become a host,
+ *        that ignores Router Advertisements (RFC 4861 §6.2.7), and whose RPL
+ *        state names no parent; the vnode fixture over the library built
+ *        again with those switches (tests/unit/CMakeLists.txt).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -22,8 +23,10 @@
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/ndp.h"
+#include "tern/wire/rpl_hbh.h"
 
-_Static_assert(TERN_CONF_IPV6_ROUTER == 2, "built router-only (tests/unit/CMakeLists.txt)");
+_Static_assert(TERN_CONF_IPV6_ROUTER == 2 && !TERN_CONF_RPL_OF0 && !TERN_CONF_RPL_MRHOF,
+               "built router-only, without objective functions (tests/unit/CMakeLists.txt)");
 
 static int setup(void **state)
 {
@@ -91,12 +94,35 @@ static void test_router_only__ignores_router_advertisements(void **state)
     assert_int_equal(p.cur_hop_limit, 64);
 }
 
+/* RFC 6550 §8.2.2.2: a root has no parent, and without an objective function
+ * (RFC 6550 §14) the node can only be a root: a state naming one is refused. */
+static void test_router_only__rpl_state_without_parent_only(void **state)
+{
+    (void)state;
+    tern_ipv6_rpl_state_t st;
+    memset(&st, 0, sizeof(st));
+    st.if_index[0] = netif.index;
+    st.rank = 256;
+    st.min_hop_rank_increase = 256;
+    st.option_type = TERN_RPL_HBH_OPT_TYPE;
+    st.running = true;
+    st.joined = true;
+    st.root = true;
+    st.storing = true;
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st)), (int)sizeof(st));
+    st.root = false;
+    st.parent = A(PEER_LL);
+    st.parent_if = netif.index;
+    assert_int_equal(tern_netapi_set(&ip.module, TERN_NETOPT_IPV6_RPL_STATE, 0, &st, sizeof(st)), -EINVAL);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     const struct CMUnitTest tests[] = {
         T(test_router_only__advertises_from_the_start_and_stays_a_router),
         T(test_router_only__ignores_router_advertisements),
+        T(test_router_only__rpl_state_without_parent_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,7 +58,8 @@ typedef void (*tern_ipv6_rpi_event_fn)(void *ctx, tern_ipv6_rpi_event_t event, c
 
 /** Value of TERN_NETOPT_IPV6_RPL_STATE (SET and GET on the IPv6 module, context ignored). */
 typedef struct {
-    tern_ipv6_addr_t parent;                 /**< preferred parent's link-local address (unspecified: none) */
+    tern_ipv6_addr_t parent;                 /**< preferred parent's link-local address (unspecified: none;
+                                                  always none without an objective function, config.h) */
     tern_ipv6_rpi_event_fn event;            /**< where to report events (may be NULL) */
     void *ctx;                               /**< its argument */
     uint16_t if_index[TERN_CONF_RPL_IFS];    /**< RPL interfaces (0: slot unused) */
