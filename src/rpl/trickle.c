@@ -11,7 +11,8 @@
 
 #define NO_DEADLINE UINT64_MAX
 
-static uint64_t add_saturating(uint64_t a, uint64_t b)
+/* noinline: the 64-bit add and carry test were inlined at each caller. */
+__attribute__((noinline)) static uint64_t add_saturating(uint64_t a, uint64_t b)
 {
     uint64_t sum = a + b;
     return (sum < a) ? UINT64_MAX : sum; /* wrapped: the carry, without computing UINT64_MAX - b */
@@ -70,7 +71,8 @@ static void begin_interval(tern_trickle_t *trickle, uint64_t start_us)
     trickle->t_us = add_saturating(start_us, half + random_below(trickle, span));
 }
 
-static void restart_at_imin(tern_trickle_t *trickle, uint64_t now_us)
+/* noinline: three callers each had their own copy of begin_interval(). */
+__attribute__((noinline)) static void restart_at_imin(tern_trickle_t *trickle, uint64_t now_us)
 {
     trickle->running = true;
     trickle->interval_us = trickle->config.imin_us;

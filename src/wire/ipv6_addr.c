@@ -127,7 +127,8 @@ void tern_ipv6_addr_mask(tern_ipv6_addr_t *a, unsigned len)
     memset(&a->u8[byte], 0, 16 - byte);
 }
 
-void tern_ipv6_addr_solicited_node(tern_ipv6_addr_t *out, const tern_ipv6_addr_t *a)
+/* noinline: LTO inlined its 16-byte build at each caller (52 B less in either footprint image). */
+__attribute__((noinline)) void tern_ipv6_addr_solicited_node(tern_ipv6_addr_t *out, const tern_ipv6_addr_t *a)
 {
     /* ff02::1:ff00:0/104 + the low 24 bits of @p a (RFC 4291 §2.7.1).
      * Copy those first so that @p out may alias @p a. */
