@@ -536,6 +536,13 @@ static inline int ipv6_rpi_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
     return -ENOTSUP;
 }
 
+static inline int ipv6_rpi_get_option(const tern_ipv6_t *ip, tern_netapi_opt_t *opt)
+{
+    (void)ip;
+    (void)opt;
+    return -ENOTSUP;
+}
+
 static inline bool ipv6_rpi_is_rpl_if(const tern_ipv6_t *ip, uint16_t if_index)
 {
     (void)ip;
