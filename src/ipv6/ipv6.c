@@ -402,25 +402,30 @@ static int fill_checksum(tern_pktbuf_t *pb, tern_pkt_t *payload, uint8_t nh, con
     if (field == 0) {
         return 0;
     }
-    if (payload->size < field + 2u || tern_pkt_count(payload) > CHECKSUM_SPANS) {
-        if (tern_pktbuf_merge(pb, payload) < 0 || payload->size < field + 2u) {
-            return -ENOMEM;
-        }
-    }
+    /* The spans taken as the snips come; more snips than spans (or the
+     * field not in the first one): merged into one. */
     tern_checksum_span_t spans[CHECKSUM_SPANS];
     size_t n = 0;
     uint32_t len = 0;
-    for (tern_pkt_t *s = payload; s != NULL; s = s->next) {
+    const tern_pkt_t *s = payload;
+    for (; s != NULL && n < CHECKSUM_SPANS; s = s->next, n++) {
         spans[n].data = s->data;
         spans[n].len = s->size;
         len += s->size;
-        n++;
+    }
+    if (s != NULL || payload->size < field + 2u) {
+        if (tern_pktbuf_merge(pb, payload) < 0 || payload->size < field + 2u) {
+            return -ENOMEM;
+        }
+        spans[0].data = payload->data;
+        spans[0].len = payload->size;
+        len = payload->size;
+        n = 1;
     }
     uint8_t *b = payload->data;
     b[field] = 0;
     b[field + 1u] = 0;
-    uint32_t sum = tern_checksum_ipv6_pseudo(0, src, dst, len, nh);
-    uint16_t value = tern_checksum_finish(tern_checksum_add_spans(sum, spans, n));
+    uint16_t value = tern_checksum_finish(tern_checksum_ipv6_spans(src, dst, len, nh, spans, n));
     if (value == 0 && nh == TERN_IPV6_NH_UDP) {
         value = 0xFFFFu;
     }

@@ -172,14 +172,14 @@ uint16_t tern_checksum_finish(uint32_t sum)
     return (uint16_t)~fold(sum);
 }
 
-uint32_t tern_checksum_add_spans(uint32_t sum, const tern_checksum_span_t *spans, size_t count)
+/* The spans of tern_checksum_add_spans() added to @p acc (accumulator order). */
+static uint64_t spans_acc(uint64_t acc, const tern_checksum_span_t *spans, size_t count)
 {
     /* One accumulator for the spans at even offsets, folded once at the
      * end: sum_words() takes any 64-bit accumulator (its 16-byte blocks
      * carry end-around, then it folds below 2^33 before its 32-bit words).
      * A span at an odd offset is summed alone and byte-swapped (RFC 1071
      * §2 (B)). */
-    uint64_t acc = to_acc(sum);
     size_t offset = 0;
     for (size_t i = 0; i < count; i++) {
         if ((offset & 1u) == 0) {
@@ -189,5 +189,22 @@ uint32_t tern_checksum_add_spans(uint32_t sum, const tern_checksum_span_t *spans
         }
         offset += spans[i].len;
     }
-    return from_acc(acc);
+    return acc;
+}
+
+uint32_t tern_checksum_add_spans(uint32_t sum, const tern_checksum_span_t *spans, size_t count)
+{
+    return from_acc(spans_acc(to_acc(sum), spans, count));
+}
+
+uint32_t tern_checksum_ipv6_spans(const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst, uint32_t len,
+                                  uint8_t next_header, const tern_checksum_span_t *spans, size_t count)
+{
+    /* RFC 8200 §8.1: the 32-bit length, three zero bytes and the next
+     * header start the sum; the addresses and the spans follow in the same
+     * accumulator, folded once. */
+    uint32_t start = (len >> 16) + (len & 0xffffu) + next_header;
+    uint64_t acc = sum_words(to_acc(start), src->u8, sizeof(src->u8));
+    acc = sum_words(acc, dst->u8, sizeof(dst->u8));
+    return from_acc(spans_acc(acc, spans, count));
 }

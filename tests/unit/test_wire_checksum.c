@@ -188,6 +188,55 @@ static void test_tern_checksum_ipv6_upper__matches_reference(void **state)
                      tern_checksum_finish(tern_checksum_ipv6_pseudo(0, &src, &dst, 0, 58)));
 }
 
+/* The fused pseudo-header + spans sum equals the two-step one and the
+ * reference, for every split of the data into spans (odd ones included),
+ * with ordinary and all-ones addresses and data (carries everywhere). */
+static void test_tern_checksum_ipv6_spans__matches_pseudo_then_spans(void **state)
+{
+    (void)state;
+    static uint8_t data[80];
+    tern_ipv6_addr_t src = { { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x12, 0x34 } };
+    tern_ipv6_addr_t dst = { { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55 } };
+    for (int round = 0; round < 2; round++) {
+        for (size_t i = 0; i < sizeof(data); i++) {
+            data[i] = (round == 0) ? (uint8_t)(i * 29 + 7) : 0xff;
+        }
+        if (round == 1) {
+            memset(&src, 0xff, sizeof(src));
+            memset(&dst, 0xff, sizeof(dst));
+        }
+        uint8_t flat[40 + sizeof(data)];
+        memcpy(flat, src.u8, 16);
+        memcpy(flat + 16, dst.u8, 16);
+        for (size_t len = 0; len <= sizeof(data); len += 7) {
+            flat[32] = 0;
+            flat[33] = 0;
+            flat[34] = (uint8_t)(len >> 8);
+            flat[35] = (uint8_t)len;
+            flat[36] = 0;
+            flat[37] = 0;
+            flat[38] = 0;
+            flat[39] = 17;
+            memcpy(flat + 40, data, len);
+            uint16_t expected = reference(flat, 40 + len);
+            for (size_t a = 0; a <= len; a++) {
+                size_t b = a + (len - a) / 2;
+                const tern_checksum_span_t spans[] = { { data, a }, { data + a, b - a }, { data + b, len - b } };
+                uint32_t fused = tern_checksum_ipv6_spans(&src, &dst, (uint32_t)len, 17, spans, 3);
+                uint32_t two_step =
+                    tern_checksum_add_spans(tern_checksum_ipv6_pseudo(0, &src, &dst, (uint32_t)len, 17), spans, 3);
+                assert_int_equal(tern_checksum_finish(fused), expected);
+                assert_int_equal(tern_checksum_finish(two_step), expected);
+                assert_true(fused <= 0xffffu);
+            }
+        }
+    }
+    /* a length beyond 16 bits goes in as two words; no spans */
+    uint32_t big = tern_checksum_ipv6_spans(&src, &dst, 0x12345u, 58, NULL, 0);
+    assert_int_equal(tern_checksum_finish(big),
+                     tern_checksum_finish(tern_checksum_ipv6_pseudo(0, &src, &dst, 0x12345u, 58)));
+}
+
 static void test_tern_checksum_finish__golden_udp(void **state)
 {
     (void)state;
@@ -264,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_tern_checksum_ipv6_pseudo__layout),
         cmocka_unit_test(test_tern_checksum_ipv6_pseudo__all_ones_carries_into_the_data_sum),
         cmocka_unit_test(test_tern_checksum_ipv6_upper__matches_reference),
+        cmocka_unit_test(test_tern_checksum_ipv6_spans__matches_pseudo_then_spans),
         cmocka_unit_test(test_tern_checksum_finish__golden_udp),
         cmocka_unit_test(test_tern_checksum_finish__folds),
     };

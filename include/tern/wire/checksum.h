@@ -86,6 +86,22 @@ typedef struct {
 uint32_t tern_checksum_add_spans(uint32_t sum, const tern_checksum_span_t *spans, size_t count);
 
 /**
+ * The IPv6 pseudo-header and @p count spans in one accumulation (folded
+ * once): what tern_checksum_add_spans(tern_checksum_ipv6_pseudo(0, @p src,
+ * @p dst, @p len, @p next_header), @p spans, @p count) gives.
+ * @param[in] src          source address of the packet
+ * @param[in] dst          final destination (the last Routing header address if any)
+ * @param[in] len          upper-layer packet length (header + payload)
+ * @param[in] next_header  upper-layer protocol number
+ * @param[in] spans        the upper-layer packet, as for tern_checksum_add_spans()
+ * @param[in] count        number of @p spans
+ * @return the running sum, folded to 16 bits
+ * @see RFC 8200 §8.1
+ */
+uint32_t tern_checksum_ipv6_spans(const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst, uint32_t len,
+                                  uint8_t next_header, const tern_checksum_span_t *spans, size_t count);
+
+/**
  * Fold @p sum to 16 bits and complement it: the value to put on the wire
  * (host order; store it big-endian).
  * @return the checksum; 0 when verifying data that includes a correct checksum
