@@ -57,7 +57,9 @@ tern_pkt_t *tern_netif_hdr_build(tern_pktbuf_t *pb, tern_pkt_t *next, const uint
 
 tern_netif_hdr_t *tern_netif_hdr_get(tern_pkt_t *pkt)
 {
-    tern_pkt_t *snip = tern_pkt_search_type(pkt, TERN_NETTYPE_NETIF);
+    /* Where it nearly always is, at the head; else searched for. */
+    tern_pkt_t *snip =
+        (pkt != NULL && pkt->type == TERN_NETTYPE_NETIF) ? pkt : tern_pkt_search_type(pkt, TERN_NETTYPE_NETIF);
     if (snip == NULL || snip->size != sizeof(tern_netif_hdr_t)) {
         return NULL;
     }

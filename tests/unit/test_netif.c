@@ -231,6 +231,35 @@ static void test_tern_netif_hdr_fill__addresses_and_zeroes(void **state)
     tern_pktbuf_release(&stack.pktbuf, snip);
 }
 
+static void test_tern_netif_hdr_get__head_later_or_wrong_size(void **state)
+{
+    (void)state;
+    tern_pktbuf_t *pb = &stack.pktbuf;
+    const uint8_t src[2] = { 0xBE, 0xEF };
+    /* At the head (the usual place). */
+    tern_pkt_t *pkt = tern_netif_hdr_build(pb, tern_pktbuf_add(pb, NULL, "x", 1, TERN_NETTYPE_IPV6), src, 2, NULL, 0);
+    assert_non_null(pkt);
+    assert_ptr_equal(tern_netif_hdr_get(pkt), pkt->data);
+    /* Behind another snip: found there. */
+    tern_pkt_t *front = tern_pktbuf_add(pb, pkt, "y", 1, TERN_NETTYPE_UNDEF);
+    assert_non_null(front);
+    assert_ptr_equal(tern_netif_hdr_get(front), pkt->data);
+    tern_pktbuf_release(pb, front);
+    /* A NETIF snip of another size, at the head or behind: none. */
+    pkt = tern_pktbuf_add(pb, NULL, NULL, sizeof(tern_netif_hdr_t) - 1u, TERN_NETTYPE_NETIF);
+    assert_non_null(pkt);
+    assert_null(tern_netif_hdr_get(pkt));
+    front = tern_pktbuf_add(pb, pkt, "y", 1, TERN_NETTYPE_UNDEF);
+    assert_non_null(front);
+    assert_null(tern_netif_hdr_get(front));
+    tern_pktbuf_release(pb, front);
+    /* No packet, or no NETIF snip: none. */
+    assert_null(tern_netif_hdr_get(NULL));
+    pkt = tern_pktbuf_add(pb, NULL, "x", 1, TERN_NETTYPE_IPV6);
+    assert_null(tern_netif_hdr_get(pkt));
+    tern_pktbuf_release(pb, pkt);
+}
+
 static void test_tern_netif_send__no_interface_header(void **state)
 {
     (void)state;
@@ -431,6 +460,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_tern_netif_add__numbers_and_reads_device, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_netif_hdr_get__head_later_or_wrong_size, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netif_add__invalid_arguments, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netif_send__loopback_comes_back_up, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netif_send__scatter_list_to_driver, setup, teardown),
