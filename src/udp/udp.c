@@ -168,9 +168,22 @@ static void send_down(tern_udp_t *udp, tern_pkt_t *pkt)
         return;
     }
     pkt = head;
-    tern_pkt_t *hdr = tern_pkt_search_type(pkt, TERN_NETTYPE_UDP);
-    size_t len = tern_pkt_len(hdr);
-    if (hdr->size != TERN_UDP_HDR_LEN || len > 0xFFFFu || tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6) == NULL) {
+    /* One walk: the UDP header (the first UDP snip), the datagram's length
+     * from there (tern_pkt_len(): NETERR snips are no bytes of it), and
+     * whether an IPv6 header goes with it. */
+    tern_pkt_t *hdr = NULL;
+    size_t len = 0;
+    bool ipv6 = false;
+    for (tern_pkt_t *s = pkt; s != NULL; s = s->next) {
+        ipv6 = ipv6 || s->type == TERN_NETTYPE_IPV6;
+        if (hdr == NULL && s->type == TERN_NETTYPE_UDP) {
+            hdr = s;
+        }
+        if (hdr != NULL && s->type != TERN_NETTYPE_NETERR) {
+            len += s->size;
+        }
+    }
+    if (hdr == NULL || hdr->size != TERN_UDP_HDR_LEN || len > 0xFFFFu || !ipv6) {
         udp_count(udp, TERN_UDP_TX_ERRORS);
         tern_pktbuf_release(pb, pkt);
         return;

@@ -400,6 +400,29 @@ static void test_sock_udp_send__builds_checksummed_datagram(void **state)
     assert_int_equal(tern_sock_udp_send(&sock, "x", 1, &no_port), -EINVAL);
 }
 
+/* What the UDP module refuses to send down: no IPv6 header with the
+ * datagram, or a UDP snip that is not exactly the 8-byte header. */
+static void test_udp_send__without_ipv6_or_with_a_bad_header_counted(void **state)
+{
+    (void)state;
+    tern_pktbuf_t *pb = &stack.pktbuf;
+    uint8_t hdr[TERN_UDP_HDR_LEN] = { 0 };
+    tern_pkt_t *pkt = tern_pktbuf_add(pb, tern_pktbuf_add(pb, NULL, "ab", 2, TERN_NETTYPE_UNDEF), hdr, sizeof(hdr),
+                                      TERN_NETTYPE_UDP);
+    assert_non_null(pkt);
+    assert_true(tern_netapi_send(&udp.module, pkt) >= 0);
+    run_for(1);
+    assert_int_equal(ucount(TERN_UDP_TX_ERRORS), 1);
+    pkt = tern_pktbuf_add(pb, NULL, hdr, sizeof(hdr) - 1u, TERN_NETTYPE_UDP);
+    pkt = tern_pktbuf_add(pb, pkt, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
+    assert_non_null(pkt);
+    assert_true(tern_netapi_send(&udp.module, pkt) >= 0);
+    run_for(1);
+    assert_int_equal(ucount(TERN_UDP_TX_ERRORS), 2);
+    assert_int_equal(ucount(TERN_UDP_TX_DATAGRAMS), 0);
+    assert_int_equal(nsent, 0);
+}
+
 static void test_sock_udp_create__connected_socket_filters_and_sends_by_default(void **state)
 {
     (void)state;
@@ -555,6 +578,7 @@ int main(void)
         T(test_udp_receive__bytes_beyond_length_trimmed),
         T(test_udp_receive__closed_port_reported_to_ipv6),
         T(test_sock_udp_send__builds_checksummed_datagram),
+        T(test_udp_send__without_ipv6_or_with_a_bad_header_counted),
         T(test_sock_udp_create__connected_socket_filters_and_sends_by_default),
         T(test_sock_udp_create__ephemeral_ports_and_port_in_use),
         T(test_sock_udp_close__unregisters_and_releases),
