@@ -373,7 +373,13 @@ static int choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern
             n++;
         }
     }
-    int k = tern_srcsel_choose(cands, n, dst, ipif->netif->index);
+    /* A single candidate is the source if it is eligible at all, preferred
+     * or deprecated (§4: a link-scope destination's source must be on the
+     * outgoing interface, as it is): the rules of §5 have nothing to order. */
+    int k = (n != 1u) ? tern_srcsel_choose(cands, n, dst, ipif->netif->index)
+            : (cands[0].state == TERN_IPV6_ADDR_PREFERRED || cands[0].state == TERN_IPV6_ADDR_DEPRECATED)
+                ? 0
+                : -EADDRNOTAVAIL;
     if (k < 0) {
         return k;
     }

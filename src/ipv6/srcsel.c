@@ -37,13 +37,14 @@ unsigned tern_srcsel_label(const tern_ipv6_addr_t *a)
     return label;
 }
 
-static bool eligible(const tern_srcsel_candidate_t *c, const tern_ipv6_addr_t *dst, uint16_t out_if)
+/* @p sd: the destination's scope (taken once per choice). */
+static bool eligible(const tern_srcsel_candidate_t *c, unsigned sd, uint16_t out_if)
 {
     if (c->state != TERN_IPV6_ADDR_PREFERRED && c->state != TERN_IPV6_ADDR_DEPRECATED) {
         return false;
     }
     /* §4: link-local or link-scope multicast destinations: same link only. */
-    if (tern_ipv6_addr_scope(dst) <= TERN_IPV6_SCOPE_LINK && c->if_index != out_if) {
+    if (sd <= TERN_IPV6_SCOPE_LINK && c->if_index != out_if) {
         return false;
     }
     return true;
@@ -55,9 +56,9 @@ static unsigned prefix_match(const tern_srcsel_candidate_t *c, const tern_ipv6_a
     return (common < c->prefix_len) ? common : c->prefix_len;
 }
 
-/* True when @p a is better than @p b for @p dst (RFC 6724 §5). */
+/* True when @p a is better than @p b for @p dst, of scope @p sd (RFC 6724 §5). */
 static bool better(const tern_srcsel_candidate_t *a, const tern_srcsel_candidate_t *b,
-                   const tern_ipv6_addr_t *dst, uint16_t out_if)
+                   const tern_ipv6_addr_t *dst, unsigned sd, uint16_t out_if)
 {
     /* Rule 1: prefer the same address. */
     bool a_same = tern_ipv6_addr_equal(&a->addr, dst), b_same = tern_ipv6_addr_equal(&b->addr, dst);
@@ -66,7 +67,6 @@ static bool better(const tern_srcsel_candidate_t *a, const tern_srcsel_candidate
     }
     /* Rule 2: prefer the appropriate scope. */
     unsigned sa = tern_ipv6_addr_scope(&a->addr), sb = tern_ipv6_addr_scope(&b->addr);
-    unsigned sd = tern_ipv6_addr_scope(dst);
     if (sa < sb) {
         return !(sa < sd);
     }
@@ -97,11 +97,12 @@ int tern_srcsel_choose(const tern_srcsel_candidate_t *cands, size_t n, const ter
                        uint16_t out_if)
 {
     int best = -EADDRNOTAVAIL;
+    unsigned sd = tern_ipv6_addr_scope(dst);
     for (size_t i = 0; i < n; i++) {
-        if (!eligible(&cands[i], dst, out_if)) {
+        if (!eligible(&cands[i], sd, out_if)) {
             continue;
         }
-        if (best < 0 || better(&cands[i], &cands[best], dst, out_if)) {
+        if (best < 0 || better(&cands[i], &cands[best], dst, sd, out_if)) {
             best = (int)i;
         }
     }

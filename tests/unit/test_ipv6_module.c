@@ -381,6 +381,26 @@ static void test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum(void
     assert_int_equal(counter(TERN_IPV6_TX_INVALID), 1);
 }
 
+/* RFC 6724 §4: a tentative address is no candidate; while the only
+ * address is tentative there is no source, the packet is not sent. */
+static void test_ipv6_send__only_a_tentative_address_gives_no_source(void **state)
+{
+    (void)state;
+    assert_int_equal(addr_state(NODE_LL), TERN_IPV6_ADDR_TENTATIVE);
+    nsent = 0;
+    assert_int_equal(tern_netapi_dispatch_send(&stack, TERN_NETTYPE_IPV6, TERN_NETREG_DEMUX_CTX_ALL,
+                                               upper_layer_packet()),
+                     1);
+    run_for(1);
+    assert_int_equal(counter(TERN_IPV6_TX_NO_ROUTE), 1);
+    for (unsigned i = 0; i < nsent; i++) {
+        tern_ipv6_repr_t h;
+        assert_int_equal(tern_ipv6_parse(&h, sent[i], sent_len[i]), 40);
+        assert_int_not_equal(h.next_header, 17);
+    }
+    /* Once preferred, it is the source (test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum). */
+}
+
 /* An IPv6 packet with next header @p nh and @p payload (no checksum work). */
 static size_t build_raw(uint8_t *out, const char *src, const char *dst, uint8_t nh, const uint8_t *payload,
                         size_t len)
@@ -832,6 +852,7 @@ int main(void)
         T(test_ipv6_set__rpl_state_only_with_rpl),
         T(test_ipv6_set__prefix_only_with_rpl),
         T(test_ipv6_send__upper_layer_packet_gets_header_and_udp_checksum),
+        T(test_ipv6_send__only_a_tentative_address_gives_no_source),
         T(test_ipv6_send__shared_template_left_intact),
         T(test_ipv6_icmp_error__port_unreachable_without_udp),
         T(test_ipv6_icmp_error__unrecognized_next_header),
