@@ -78,6 +78,24 @@ static int copy_range(const tern_pkt_t *pkt, size_t offset, uint8_t *out, size_t
 }
 
 /**
+ * The first @p len bytes of the datagram @p ip (its IPv6 snip first) to @p out,
+ * as copy_range() copies them. The usual layout, a 40-byte IPv6 header snip
+ * followed by one holding at least the UDP header, goes as two copies of
+ * fixed sizes. @return 0; -EMSGSIZE when the datagram is shorter.
+ */
+static int copy_headers(const tern_pkt_t *ip, uint8_t *out, size_t len)
+{
+    const tern_pkt_t *next = ip->next;
+    if (len == IPV6_HDR_LEN + TERN_UDP_HDR_LEN && ip->size == IPV6_HDR_LEN && next != NULL &&
+        next->type != TERN_NETTYPE_NETERR && next->size >= TERN_UDP_HDR_LEN) {
+        memcpy(out, ip->data, IPV6_HDR_LEN);
+        memcpy(out + IPV6_HDR_LEN, next->data, TERN_UDP_HDR_LEN);
+        return 0;
+    }
+    return copy_range(ip, 0, out, len);
+}
+
+/**
  * The interface's report on a fragment (its NETERR snip): runs where the
  * frame is released, on the interface's turn (another thread under the
  * threaded executor), so it only records the outcome and wakes the module,
@@ -446,7 +464,7 @@ static void send_datagram(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
     /* The headers, contiguous, for the compressor (only headers entirely
      * within these bytes are compressed; the rest is sent as it is). */
     size_t hdrs_len = (size < IPV6_HDR_LEN + TERN_UDP_HDR_LEN) ? size : IPV6_HDR_LEN + TERN_UDP_HDR_LEN;
-    if (size < IPV6_HDR_LEN || copy_range(pkt->next, 0, lowpan->scratch, hdrs_len) < 0 ||
+    if (size < IPV6_HDR_LEN || copy_headers(pkt->next, lowpan->scratch, hdrs_len) < 0 ||
         (lowpan->scratch[0] >> 4) != 6u) {
         drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
         return;

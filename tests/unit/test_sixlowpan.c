@@ -603,6 +603,47 @@ static void test_golden__compressed_frame(void **state)
     assert_memory_equal(sniffer.last, datagram, len);
 }
 
+/* The golden frame whatever the snips the datagram comes in: the IPv6
+ * header alone and the UDP header with the payload (the layout the socket
+ * gives, headers copied for the compressor as two fixed-size pieces), and
+ * layouts whose headers are cut elsewhere (copied snip by snip). */
+static void test_golden__compressed_frame_from_any_snip_layout(void **state)
+{
+    (void)state;
+    node_t *n = &nodes[0];
+    tern_pktbuf_t *pb = &n->stack.pktbuf;
+    uint8_t datagram[64];
+    size_t len = golden_datagram(datagram, (const uint8_t *)"tern", 4, 0xA474, "fe80::12:4b00:0:1",
+                                 "fe80::12:4b00:0:2");
+    static const uint8_t golden[] = { 0x7E, 0x33, 0xF3, 0x12, 0xA4, 0x74, 0x74, 0x65, 0x72, 0x6E };
+    /* Snip boundaries (0-terminated) of each layout. */
+    static const size_t layouts[][4] = { { 40, 48, 0 }, { 40, 0 }, { 40, 44, 0 }, { 20, 0 }, { 24, 40, 48, 0 } };
+    for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++) {
+        size_t cuts[5] = { 0 };
+        size_t ncuts = 0;
+        for (size_t c = 0; layouts[k][c] != 0; c++) {
+            cuts[ncuts++] = layouts[k][c];
+        }
+        cuts[ncuts] = len;
+        tern_pkt_t *pkt = NULL;
+        for (size_t c = ncuts + 1u; c-- > 0;) {
+            size_t from = (c == 0) ? 0u : cuts[c - 1u];
+            pkt = tern_pktbuf_add(pb, pkt, datagram + from, cuts[c] - from,
+                                  (c == 0) ? TERN_NETTYPE_IPV6 : TERN_NETTYPE_UNDEF);
+            assert_non_null(pkt);
+        }
+        pkt = tern_netif_hdr_build(pb, pkt, n->eui, 8, nodes[1].eui, 8);
+        assert_non_null(pkt);
+        ((tern_netif_hdr_t *)pkt->data)->if_index = n->netif.index;
+        unsigned before = n->nlog;
+        assert_int_equal(tern_netif_send(&n->stack, pkt), 0);
+        run_for(10 * MS);
+        assert_int_equal(n->nlog, before + 1u);
+        assert_int_equal(n->log_len[before], sizeof(golden));
+        assert_memory_equal(n->log[before], golden, sizeof(golden));
+    }
+}
+
 /* A frame's interface header snip comes with its payload, from one pktbuf
  * allocation (tern_pktbuf_add_pair_to_fill(): the payload's descriptor right after
  * the header's bytes); the datagram's own header snip is not written, so a
@@ -1467,6 +1508,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_golden__compressed_frame, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_golden__compressed_frame_from_any_snip_layout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_golden__frag1_fragn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send__one_frame__header_snip_allocated_with_the_payload, setup,
                                         teardown),
