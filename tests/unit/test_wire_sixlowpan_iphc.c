@@ -826,6 +826,33 @@ static void test_tern_iphc_compress__context_choice(void **state)
     assert_int_equal(out[1], 0x00);
 }
 
+/* A /64 context and the IID from the link address are matched on every
+ * bit: a source that differs from the prefix in any one bit of its first 8
+ * bytes takes no context (SAC=0 SAM=00, in-line in full), one that differs
+ * from the link-derived IID in any one bit of its last 8 bytes takes the
+ * context with the IID in-line (SAC=1 SAM=01). */
+static void test_tern_iphc_compress__context_and_iid_matched_on_every_bit(void **state)
+{
+    (void)state;
+    tern_iphc_link_t link = link_eui();
+    set_context(0, "2001:db8::", 64, CTX_BOTH);
+    uint8_t out[64];
+    size_t used;
+    for (unsigned k = 0; k < 16; k++) {
+        for (unsigned bit = 0; bit < 8; bit++) {
+            pkt_t p = { 0 };
+            ip6(&p, 0, 0, 59, 64, "2001:db8::212:4b00:0:1", "2001:db8::ff:fe00:2");
+            done(&p);
+            assert_true(tern_iphc_compress(&link, p.b, p.len, out, sizeof(out), &used) > 0);
+            assert_int_equal(out[1], 0x76); /* unchanged: SAC=1 SAM=11, DAC=1 DAM=10 */
+            p.b[8 + k] ^= (uint8_t)(1u << bit);
+            assert_true(tern_iphc_compress(&link, p.b, p.len, out, sizeof(out), &used) > 0);
+            assert_int_equal(out[1] >> 4, (k < 8) ? 0x0 : 0x5);
+            assert_int_equal(out[1] & 0x0f, 0x6);
+        }
+    }
+}
+
 /* ======================================================================== */
 /* Rejections                                                                */
 /* ======================================================================== */
@@ -1860,6 +1887,7 @@ int main(void)
         cmocka_unit_test_setup(test_tern_iphc_decompress__context_covers_iid_bits, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__short_context_needs_zero_gap, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__context_choice, setup),
+        cmocka_unit_test_setup(test_tern_iphc_compress__context_and_iid_matched_on_every_bit, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__reserved_address_modes, setup),
         cmocka_unit_test_setup(test_tern_iphc_compress__sparse_context_table, setup),
         cmocka_unit_test_setup(test_tern_iphc_decompress__unknown_or_invalid_context, setup),
