@@ -764,21 +764,20 @@ size_t ipv6_6lo_ra_options(tern_ipv6_if_t *ipif, uint8_t *buf, size_t len)
 
 void ipv6_6lo_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *next_hop, tern_pkt_t *pkt)
 {
-    uint64_t now = ipv6_now(ip);
     tern_ipv6_addr_t hop = *next_hop;
     tern_netif_hdr_t *nhdr = pkt->data;
     size_t l2_len = 0;
     /* RFC 6775 §5.6: a host sends everything but link-local traffic to a default router. */
     bool routed = ipv6_is_router(ip) || tern_ipv6_addr_is_link_local(&hop);
     if (!routed) {
-        size_t k = default_router(ip, ipif, 0, NULL, now);
+        size_t k = default_router(ip, ipif, 0, NULL, ipv6_now(ip));
         routed = k < TERN_CONF_FIB_SIZE;
         if (routed) {
             hop = ip->fib.routes[k].next_hop;
         }
     }
     if (routed) {
-        const tern_ipv6_6lo_reg_t *e = ipv6_is_router(ip) ? reg_find(&ipif->lowpan, &hop, now) : NULL;
+        const tern_ipv6_6lo_reg_t *e = ipv6_is_router(ip) ? reg_find(&ipif->lowpan, &hop, ipv6_now(ip)) : NULL;
         const tern_nc_entry_t *n;
         if (e != NULL) {
             /* RFC 6775 §6.5.3: registered entries are the neighbor cache of a router. */
