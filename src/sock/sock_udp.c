@@ -132,10 +132,12 @@ int tern_sock_udp_send(tern_sock_udp_t *sock, const void *data, size_t len, cons
     if (len > 0xFFFFu - TERN_UDP_HDR_LEN) {
         return -EMSGSIZE;
     }
-    /* [UDP, payload] from one allocation; an empty payload has no snip. */
+    /* [UDP, payload] from one allocation; an empty payload has no snip.
+     * Both are written whole below (the payload copied in, every header
+     * byte by tern_udp_emit()) before anyone sees them: not zeroed first. */
     tern_pktbuf_t *pb = &sock->base.module.stack->pktbuf;
-    tern_pkt_t *hdr = (len > 0) ? tern_pktbuf_add_pair(pb, NULL, TERN_UDP_HDR_LEN, TERN_NETTYPE_UDP, len,
-                                                       TERN_NETTYPE_UNDEF)
+    tern_pkt_t *hdr = (len > 0) ? tern_pktbuf_add_pair_to_fill(pb, TERN_UDP_HDR_LEN, TERN_NETTYPE_UDP, len,
+                                                               TERN_NETTYPE_UNDEF)
                                 : tern_pktbuf_add(pb, NULL, NULL, TERN_UDP_HDR_LEN, TERN_NETTYPE_UDP);
     if (hdr == NULL) {
         return -ENOMEM;

@@ -400,6 +400,48 @@ static void test_sock_udp_send__builds_checksummed_datagram(void **state)
     assert_int_equal(tern_sock_udp_send(&sock, "x", 1, &no_port), -EINVAL);
 }
 
+/* The socket's header and payload snips are not zeroed when allocated:
+ * every byte of the datagram is written. Sent from an arena whose free
+ * bytes were all 0xA5 first, the datagram is exact and its checksum holds. */
+static void test_sock_udp_send__every_byte_written_over_a_dirty_arena(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    tern_sock_udp_ep_t remote = ep(PEER_LL, 40000, netif.index);
+    /* Resolve the peer first, so that the datagram goes at once. */
+    assert_int_equal(tern_sock_udp_send(&sock, "x", 1, &remote), 1);
+    run_for(1);
+    uint8_t na[128];
+    receive(na, build_na(na));
+    /* Every free byte dirtied: snips taken until none fits, filled, freed. */
+    tern_pktbuf_t *pb = &stack.pktbuf;
+    tern_pkt_t *dirt = NULL;
+    for (size_t size = 256; size >= 8; size /= 2) {
+        tern_pkt_t *more;
+        while ((more = tern_pktbuf_add(pb, dirt, NULL, size, TERN_NETTYPE_UNDEF)) != NULL) {
+            memset(more->data, 0xA5, size);
+            dirt = more;
+        }
+    }
+    assert_non_null(dirt);
+    tern_pktbuf_release(pb, dirt);
+    nsent = 0;
+    static const uint8_t payload[5] = { 0, 1, 2, 3, 4 };
+    assert_int_equal(tern_sock_udp_send(&sock, payload, sizeof(payload), &remote), 5);
+    run_for(1);
+    unsigned i = find_sent(17, 0);
+    tern_ipv6_repr_t h;
+    assert_int_equal(tern_ipv6_parse(&h, sent[i], sent_len[i]), 40);
+    assert_int_equal(sent_len[i], 40u + 13u);
+    static const uint8_t udp_hdr[6] = { 0x16, 0x33, 0x9c, 0x40, 0x00, 13 }; /* 5683 -> 40000, length 13 */
+    assert_memory_equal(sent[i] + 40, udp_hdr, sizeof(udp_hdr));
+    assert_memory_equal(sent[i] + 48, payload, sizeof(payload));
+    tern_udp_repr_t u;
+    assert_int_equal(tern_udp_parse(&u, sent[i] + 40, sent_len[i] - 40), 8);
+    const tern_checksum_span_t span = { .data = sent[i] + 40, .len = 13 };
+    assert_int_equal(tern_udp_checksum_verify(&u, &h.src, &h.dst, &span, 1), 0);
+}
+
 /* What the UDP module refuses to send down: no IPv6 header with the
  * datagram, or a UDP snip that is not exactly the 8-byte header. */
 static void test_udp_send__without_ipv6_or_with_a_bad_header_counted(void **state)
@@ -579,6 +621,7 @@ int main(void)
         T(test_udp_receive__closed_port_reported_to_ipv6),
         T(test_sock_udp_send__builds_checksummed_datagram),
         T(test_udp_send__without_ipv6_or_with_a_bad_header_counted),
+        T(test_sock_udp_send__every_byte_written_over_a_dirty_arena),
         T(test_sock_udp_create__connected_socket_filters_and_sends_by_default),
         T(test_sock_udp_create__ephemeral_ports_and_port_in_use),
         T(test_sock_udp_close__unregisters_and_releases),
