@@ -350,23 +350,28 @@ int sock_send_ipv6(tern_sock_t *sock, tern_module_t *to, tern_pkt_t *upper, size
 {
     tern_pktbuf_t *pb = sock_pktbuf(sock);
     /* With an interface: its header and the IPv6 template from one
-     * allocation (pktbuf zeroes the header: no link addresses, what
-     * tern_netif_hdr_build() would give). */
-    tern_pkt_t *pkt = (netif != 0) ? tern_pktbuf_add_pair(pb, upper, sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF,
-                                                          TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6)
+     * allocation, unzeroed: the template is written whole below, the
+     * header zeroed here (no link addresses, what tern_netif_hdr_build()
+     * would give) but for the interface. */
+    tern_pkt_t *pkt = (netif != 0) ? tern_pktbuf_add_pair_to_fill(pb, sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF,
+                                                                  TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6)
                                    : tern_pktbuf_add(pb, upper, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
     if (pkt == NULL) {
         tern_pktbuf_release(pb, upper);
         return -ENOMEM;
     }
-    tern_pkt_t *ip = (netif != 0) ? pkt->next : pkt;
+    tern_pkt_t *ip = pkt;
+    if (netif != 0) {
+        tern_netif_hdr_t *h = pkt->data;
+        memset(h, 0, sizeof(*h));
+        h->if_index = netif;
+        ip = pkt->next;
+        ip->next = upper;
+    }
     /* A template: IPv6 chooses the source when it is ::, the hop limit when 0. */
     tern_ipv6_repr_t t = { .payload_len = (uint16_t)len, .next_header = nh, .hop_limit = 0,
                            .src = *src, .dst = *dst };
     (void)tern_ipv6_emit(&t, ip->data, ip->size);
-    if (netif != 0) {
-        ((tern_netif_hdr_t *)pkt->data)->if_index = netif;
-    }
     int res = tern_netapi_send(to, pkt);
     if (res == -EINVAL) {
         tern_pktbuf_release(pb, pkt); /* netapi leaves it to us */

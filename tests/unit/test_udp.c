@@ -400,9 +400,10 @@ static void test_sock_udp_send__builds_checksummed_datagram(void **state)
     assert_int_equal(tern_sock_udp_send(&sock, "x", 1, &no_port), -EINVAL);
 }
 
-/* The socket's header and payload snips are not zeroed when allocated:
- * every byte of the datagram is written. Sent from an arena whose free
- * bytes were all 0xA5 first, the datagram is exact and its checksum holds. */
+/* The socket's snips (interface header, IPv6 template, UDP header,
+ * payload) are not zeroed when allocated: every byte that matters is
+ * written. Sent from an arena whose free bytes were all 0xA5 first, the
+ * datagram is exact and its checksum holds. */
 static void test_sock_udp_send__every_byte_written_over_a_dirty_arena(void **state)
 {
     (void)state;
