@@ -62,7 +62,19 @@ int tern_fib_add(tern_fib_t *fib, const tern_ipv6_addr_t *prefix, uint8_t len,
     slot->origin = (uint8_t)origin;
     slot->metric = metric;
     slot->used = true;
+    uint16_t end = (uint16_t)(slot - fib->routes + 1);
+    if (end > fib->top) {
+        fib->top = end;
+    }
     return 0;
+}
+
+/* After slots were emptied: @ref tern_fib_t::top back to one past the highest in use. */
+static void lower_top(tern_fib_t *fib)
+{
+    while (fib->top > 0 && !fib->routes[fib->top - 1u].used) {
+        fib->top--;
+    }
 }
 
 unsigned tern_fib_remove(tern_fib_t *fib, const tern_ipv6_addr_t *prefix, uint8_t len,
@@ -71,7 +83,7 @@ unsigned tern_fib_remove(tern_fib_t *fib, const tern_ipv6_addr_t *prefix, uint8_
     tern_ipv6_addr_t masked = *prefix;
     tern_ipv6_addr_mask(&masked, len);
     unsigned removed = 0;
-    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+    for (size_t i = 0; i < fib->top; i++) {
         tern_fib_route_t *r = &fib->routes[i];
         if (r->used && same_prefix(r, &masked, len) && (if_index == 0 || r->if_index == if_index) &&
             same_next_hop(r, next_hop)) {
@@ -79,19 +91,21 @@ unsigned tern_fib_remove(tern_fib_t *fib, const tern_ipv6_addr_t *prefix, uint8_
             removed++;
         }
     }
+    lower_top(fib);
     return removed;
 }
 
 unsigned tern_fib_flush(tern_fib_t *fib, uint16_t if_index, tern_fib_origin_t origin)
 {
     unsigned removed = 0;
-    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+    for (size_t i = 0; i < fib->top; i++) {
         tern_fib_route_t *r = &fib->routes[i];
         if (r->used && r->if_index == if_index && r->origin == (uint8_t)origin) {
             memset(r, 0, sizeof(*r));
             removed++;
         }
     }
+    lower_top(fib);
     return removed;
 }
 
@@ -100,7 +114,7 @@ const tern_fib_route_t *tern_fib_lookup(const tern_fib_t *fib, const tern_ipv6_a
 {
     const tern_fib_route_t *best = NULL;
     tern_expiry_t now = tern_expiry_now(now_us);
-    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+    for (size_t i = 0; i < fib->top; i++) {
         const tern_fib_route_t *r = &fib->routes[i];
         if (!r->used || tern_expiry_passed(r->expires, now) ||
             !tern_ipv6_addr_match_prefix(dst, &r->prefix, r->len)) {
@@ -117,20 +131,21 @@ unsigned tern_fib_expire(tern_fib_t *fib, uint64_t now_us)
 {
     unsigned dropped = 0;
     tern_expiry_t now = tern_expiry_now(now_us);
-    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+    for (size_t i = 0; i < fib->top; i++) {
         tern_fib_route_t *r = &fib->routes[i];
         if (r->used && tern_expiry_passed(r->expires, now)) {
             memset(r, 0, sizeof(*r));
             dropped++;
         }
     }
+    lower_top(fib);
     return dropped;
 }
 
 uint64_t tern_fib_next_deadline(const tern_fib_t *fib)
 {
     tern_expiry_t next = TERN_EXPIRY_NEVER;
-    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+    for (size_t i = 0; i < fib->top; i++) {
         const tern_fib_route_t *r = &fib->routes[i];
         if (r->used && r->expires < next) {
             next = r->expires;

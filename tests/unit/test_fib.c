@@ -187,10 +187,66 @@ static void test_tern_fib_add__invalid_and_full(void **state)
     assert_int_equal(fib.full, 1);
 }
 
+/* The reference: the best route over every slot, as the lookup chooses. */
+static const tern_fib_route_t *lookup_all_slots(const tern_ipv6_addr_t *dst, uint64_t now_us)
+{
+    const tern_fib_route_t *best = NULL;
+    for (size_t i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+        const tern_fib_route_t *r = &fib.routes[i];
+        if (!r->used || tern_fib_route_expires_us(r) <= now_us || !tern_ipv6_addr_match_prefix(dst, &r->prefix, r->len)) {
+            continue;
+        }
+        if (best == NULL || r->len > best->len || (r->len == best->len && r->metric < best->metric)) {
+            best = r;
+        }
+    }
+    return best;
+}
+
+/* Lookups and sweeps scan up to one past the highest slot in use (top):
+ * through random adds, removes, flushes and expiries they find what a scan of
+ * every slot finds, and top is exactly one past the highest used slot. */
+static void test_tern_fib_top__bounds_every_scan(void **state)
+{
+    (void)state;
+    uint32_t x = 0x1234567u;
+    uint64_t now = 0;
+    for (unsigned step = 0; step < 20000; step++) {
+        x = x * 1103515245u + 12345u;
+        unsigned op = (x >> 16) % 8u;
+        tern_ipv6_addr_t p = A("2001:db8::");
+        p.u8[5] = (uint8_t)((x >> 8) % 5u);
+        p.u8[7] = (uint8_t)((x >> 4) % 3u);
+        uint8_t len = (uint8_t)(((x >> 20) % 3u) * 16u + 32u);
+        uint16_t ifx = (uint16_t)(1u + (x >> 24) % 2u);
+        if (op < 4) {
+            uint64_t end = (op == 0) ? TERN_FIB_INFINITE : now + ((x >> 12) % 8u + 1u) * SEC;
+            (void)tern_fib_add(&fib, &p, len, NULL, ifx, end, (tern_fib_origin_t)(op % 2u), (uint8_t)(x % 4u));
+        } else if (op == 4) {
+            (void)tern_fib_remove(&fib, &p, len, ifx, NULL);
+        } else if (op == 5 && (x % 16u) == 0) {
+            (void)tern_fib_flush(&fib, ifx, TERN_FIB_STATIC);
+        } else if (op == 6) {
+            now += SEC;
+            (void)tern_fib_expire(&fib, now);
+        }
+        unsigned top = 0;
+        for (unsigned i = 0; i < TERN_CONF_FIB_SIZE; i++) {
+            top = fib.routes[i].used ? i + 1u : top;
+        }
+        assert_int_equal(fib.top, top);
+        tern_ipv6_addr_t d = p;
+        d.u8[15] = 1;
+        assert_ptr_equal(tern_fib_lookup(&fib, &d, now), lookup_all_slots(&d, now));
+    }
+    tern_fib_init(&fib);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_tern_fib_lookup__longest_prefix_wins, setup),
+        cmocka_unit_test_setup(test_tern_fib_top__bounds_every_scan, setup),
         cmocka_unit_test_setup(test_tern_fib_lookup__no_route, setup),
         cmocka_unit_test_setup(test_tern_fib_add__prefix_is_masked_and_updates, setup),
         cmocka_unit_test_setup(test_tern_fib_lookup__lower_metric_among_equals, setup),

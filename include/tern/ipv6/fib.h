@@ -50,6 +50,9 @@ typedef struct {
     /** Bumped whenever a route gets an expiry (tern_fib_add()): while it is
      *  unchanged, no expiry is earlier than tern_fib_next_deadline() was. */
     uint32_t deadline_gen;
+    /** One past the highest slot in use: lookups and sweeps scan no further
+     *  (a table is sized for the busiest node and mostly empty). */
+    uint16_t top;
 } tern_fib_t;
 
 /** The end of @p route's lifetime in clock microseconds, or TERN_FIB_INFINITE. */
