@@ -17,7 +17,8 @@
  * kept by --gc-sections, as the thesis's application did.
  *
  * The radio driver is a stub: it keeps the 802.15.4 attributes (the shared
- * PIB code every radio driver uses), takes frames and reports their
+ * PIB code every radio driver uses), does CSMA-CA and retransmissions "in
+ * hardware" (TERN_NETOPT_HW_CSMA_RETRIES), takes frames and reports their
  * completion, and hands up frames a real driver would find in its FIFO
  * (rx_fifo, filled by the radio interrupt). The loop is bound to a
  * bare-metal platform (PRIMASK as its queue lock, wfi to idle), so that the
@@ -110,6 +111,15 @@ static void stub_isr(tern_netdev_t *dev)
 
 static int stub_get(tern_netdev_t *dev, tern_netopt_t opt, void *value, size_t max_len)
 {
+    if (opt == TERN_NETOPT_HW_CSMA_RETRIES) {
+        /* The transceiver does CSMA-CA and retransmissions (tern_conf_host.h:
+         * TERN_CONF_NETIF_SW_CSMA 0), as an AT86RF2xx in extended operating mode. */
+        if (max_len < 1u) {
+            return -EOVERFLOW;
+        }
+        *(uint8_t *)value = 1u;
+        return 1;
+    }
     return tern_ieee802154_pib_get(&((stub_radio_t *)dev)->pib, opt, value, max_len);
 }
 

@@ -140,6 +140,12 @@
  * header with the RPL Option (RFC 6553) and a short source route. */
 #define TERN_CONF_SIXLOWPAN_HEADERS_MAX 128
 
+/* The radio does CSMA-CA and retransmissions itself (IEEE 802.15.4-2006
+ * §7.5.1.4, §7.5.6.4.3; the stub driver answers TERN_NETOPT_HW_CSMA_RETRIES
+ * with 1, as the AT86RF2xx, CC2538 and nRF52840 drivers of a real node do):
+ * the interface's software CSMA-CA is left out. */
+#define TERN_CONF_NETIF_SW_CSMA 0
+
 /* 802.15.4 duplicate detection: the router and a few neighbours. */
 #define TERN_CONF_IEEE802154_DUP_SOURCES 4
 

@@ -279,6 +279,24 @@ _Static_assert(TERN_CONF_NETIF_TX_QUEUE >= 1 && TERN_CONF_NETIF_TX_QUEUE <= 255,
 _Static_assert(TERN_CONF_NETIF_TX_TIMEOUT_MS >= 10 && TERN_CONF_NETIF_TX_TIMEOUT_MS <= 60000,
                "TERN_CONF_NETIF_TX_TIMEOUT_MS out of range [10, 60000]");
 
+/**
+ * 1: an interface runs unslotted CSMA-CA and retransmissions itself (IEEE
+ * 802.15.4-2006 §7.5.1.4, §7.5.6.4.3; netif.h, tern_netif_tx_policy_t) for
+ * a confirming device that does not do them (TERN_NETOPT_HW_CSMA_RETRIES).
+ * 0: an image whose radios all do them in hardware (AT86RF2xx extended
+ * operating mode, CC2538, nRF52840 drivers) leaves that code out: the
+ * standard's channel access and retries are still done, by the radio;
+ * tern_netif_add() refuses a device under such a link that does not answer
+ * the option with 1 (-ENOTSUP), and a device still busy with an earlier
+ * frame (send() -ENOBUFS) is asked again after 2^BE unit backoff periods
+ * instead of a random draw of them. Default 1. Saves about 0.25 KiB of code
+ * (Cortex-M3); no memory cost either way.
+ */
+#ifndef TERN_CONF_NETIF_SW_CSMA
+#define TERN_CONF_NETIF_SW_CSMA 1
+#endif
+_Static_assert(TERN_CONF_NETIF_SW_CSMA == 0 || TERN_CONF_NETIF_SW_CSMA == 1, "TERN_CONF_NETIF_SW_CSMA must be 0 or 1");
+
 /* ---------------------------------------------------------------- devices */
 
 /**

@@ -79,7 +79,8 @@ typedef struct {
  * one frame in flight, but the interface hands it each frame at once and takes
  * its outcome as final: TX_NOACK is -EHOSTUNREACH (counted as max_retries + 1
  * transmissions), TX_MEDIUM_BUSY is -EBUSY. Devices that do not answer the
- * option get the software CSMA-CA and retries above.
+ * option get the software CSMA-CA and retries above; a build with
+ * TERN_CONF_NETIF_SW_CSMA 0 has none and refuses them (tern_netif_add()).
  */
 typedef struct {
     uint8_t max_retries;        /**< retransmissions after TX_NOACK (macMaxFrameRetries, 0..7) */
@@ -246,7 +247,9 @@ struct tern_netif {
  * @param[in]  proto  protocol received frames are handed to, when the link
  *                    does not say (raw link)
  * @return 0; -EINVAL for NULL arguments; the device's init error; the
- *         executor's attach error.
+ *         executor's attach error; -ENOTSUP for a link with a tx_policy
+ *         over a device that does not do CSMA-CA itself, in a build without
+ *         the interface's (TERN_CONF_NETIF_SW_CSMA 0).
  */
 int tern_netif_add(tern_stack_t *stack, tern_netif_t *netif, const char *name, tern_netdev_t *dev,
                    const tern_netif_link_t *link, tern_nettype_t proto);

@@ -267,11 +267,18 @@ static void netif_send_now(tern_netif_t *netif, tern_pkt_t *pkt)
 
 /* ------------------------------------------------------------ send: confirming devices */
 
+/** True when the interface runs CSMA-CA and retries for its device (config.h, TERN_CONF_NETIF_SW_CSMA). */
+static inline bool netif_sw_csma(const tern_netif_t *netif)
+{
+    return TERN_CONF_NETIF_SW_CSMA && !netif->tx_hw_csma;
+}
+
 /**
  * Next backoff draw (xorshift32). Seeded on first use from the link address
  * and the index (FNV-1a), so that stations with different addresses draw
  * different backoffs and a simulation with the same addresses repeats itself.
  */
+#if TERN_CONF_NETIF_SW_CSMA
 static uint32_t netif_random(tern_netif_t *netif)
 {
     uint32_t x = netif->tx_rng;
@@ -289,6 +296,7 @@ static uint32_t netif_random(tern_netif_t *netif)
     netif->tx_rng = x;
     return x;
 }
+#endif
 
 /** Enter @p state until @p delay_us from now; the timer wakes the interface then. */
 static void netif_tx_wait(tern_netif_t *netif, uint8_t state, uint64_t delay_us)
@@ -306,8 +314,15 @@ static void netif_tx_wait(tern_netif_t *netif, uint8_t state, uint64_t delay_us)
 static void netif_csma_backoff(tern_netif_t *netif)
 {
     const tern_netif_tx_policy_t *policy = netif->link->tx_policy;
+#if TERN_CONF_NETIF_SW_CSMA
     uint32_t periods = netif_random(netif) & ((1u << netif->tx_be) - 1u);
     netif_tx_wait(netif, NETIF_TX_BACKOFF, (uint64_t)periods * policy->backoff_period_us);
+#else
+    /* Only a device still busy with an earlier frame comes here (send()
+     * -ENOBUFS; the device does the channel access itself): ask again after
+     * 2^BE periods, growing as BE does. */
+    netif_tx_wait(netif, NETIF_TX_BACKOFF, (uint64_t)policy->backoff_period_us << netif->tx_be);
+#endif
 }
 
 static void netif_tx_outcome(tern_netif_t *netif, tern_netdev_event_t event);
@@ -320,7 +335,7 @@ static void netif_csma_start(tern_netif_t *netif)
 {
     netif->tx_nb = 0;
     netif->tx_be = netif->link->tx_policy->min_be;
-    if (netif->tx_hw_csma) {
+    if (!netif_sw_csma(netif)) {
         netif->tx_state = NETIF_TX_BACKOFF;
         netif->tx_deadline_us = 0; /* over: netif_tx_poll() attempts on this turn */
         return;
@@ -412,7 +427,7 @@ static void netif_tx_outcome(tern_netif_t *netif, tern_netdev_event_t event)
         netif_tx_finish(netif, 0);
         break;
     case TERN_NETDEV_EVENT_TX_NOACK:
-        if (netif->tx_hw_csma) {
+        if (!netif_sw_csma(netif)) {
             /* The device retransmitted up to its macMaxFrameRetries already. */
             netif->tx_transmissions = (uint8_t)(policy->max_retries + 1u);
             tern_count(&netif->counters[TERN_NETIF_TX_NOACK]);
@@ -431,7 +446,7 @@ static void netif_tx_outcome(tern_netif_t *netif, tern_netdev_event_t event)
         }
         break;
     default: /* TERN_NETDEV_EVENT_TX_MEDIUM_BUSY */
-        if (netif->tx_hw_csma) {
+        if (!netif_sw_csma(netif)) {
             /* Channel access failure after the device's own backoffs (§7.5.1.4 step (5)). */
             tern_count(&netif->counters[TERN_NETIF_TX_CHANNEL_BUSY]);
             netif_tx_finish(netif, -EBUSY);
@@ -757,6 +772,9 @@ int tern_netif_add_ctx(tern_stack_t *stack, tern_netif_t *netif, const char *nam
     uint8_t hw_csma = 0;
     netif->tx_hw_csma = dev->driver->get(dev, TERN_NETOPT_HW_CSMA_RETRIES, &hw_csma, sizeof(hw_csma)) ==
                             (int)sizeof(hw_csma) && hw_csma == 1u;
+    if (link->tx_policy != NULL && !TERN_CONF_NETIF_SW_CSMA && !netif->tx_hw_csma) {
+        return -ENOTSUP; /* no software CSMA-CA in this build (config.h) */
+    }
 
     netif->index = (uint16_t)(stack->netif_count + 1u);
     res = tern_stack_add_module(stack, &netif->module);
