@@ -146,6 +146,10 @@
  * the interface's software CSMA-CA is left out. */
 #define TERN_CONF_NETIF_SW_CSMA 0
 
+/* No capture hook (packet captures are a host-side debugging aid, no
+ * protocol needs one): TERN_NETOPT_CAPTURE answers -ENOTSUP. */
+#define TERN_CONF_NETIF_CAPTURE 0
+
 /* 802.15.4 duplicate detection: the router and a few neighbours. */
 #define TERN_CONF_IEEE802154_DUP_SOURCES 4
 

@@ -292,6 +292,19 @@ _Static_assert(TERN_CONF_NETIF_TX_TIMEOUT_MS >= 10 && TERN_CONF_NETIF_TX_TIMEOUT
  * instead of a random draw of them. Default 1. Saves about 0.25 KiB of code
  * (Cortex-M3); no memory cost either way.
  */
+/**
+ * 1: an interface has a capture hook (TERN_NETOPT_CAPTURE, netif.h) that sees
+ * every frame sent and received, for packet captures (port/posix/pcap.c).
+ * 0: an image without one leaves the hook's calls and option out; GET and
+ * SET of TERN_NETOPT_CAPTURE go to the device, which does not know it
+ * (-ENOTSUP). A debugging aid: no protocol needs it. Default 1. Saves about
+ * 100 B of code (Cortex-M3).
+ */
+#ifndef TERN_CONF_NETIF_CAPTURE
+#define TERN_CONF_NETIF_CAPTURE 1
+#endif
+_Static_assert(TERN_CONF_NETIF_CAPTURE == 0 || TERN_CONF_NETIF_CAPTURE == 1, "TERN_CONF_NETIF_CAPTURE must be 0 or 1");
+
 #ifndef TERN_CONF_NETIF_SW_CSMA
 #define TERN_CONF_NETIF_SW_CSMA 1
 #endif

@@ -152,7 +152,8 @@ typedef struct {
  */
 typedef void (*tern_netif_capture_fn_t)(void *ctx, const tern_iolist_t *iol, size_t count, bool tx);
 
-/** Value of TERN_NETOPT_CAPTURE: a capture hook and its argument (fn NULL: none). */
+/** Value of TERN_NETOPT_CAPTURE: a capture hook and its argument (fn NULL: none). Not in a
+ * build with TERN_CONF_NETIF_CAPTURE 0 (config.h): the option goes to the device then. */
 typedef struct {
     tern_netif_capture_fn_t fn; /**< the hook, or NULL */
     void *ctx;                  /**< its first argument */

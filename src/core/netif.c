@@ -98,7 +98,7 @@ static void netif_receive_frame(tern_netif_t *netif)
     nh->rssi = info.rssi;
     nh->lqi = info.lqi;
 
-    if (netif->capture != NULL) {
+    if (TERN_CONF_NETIF_CAPTURE && netif->capture != NULL) {
         const tern_iolist_t iol = { .base = frame->data, .len = (size_t)got };
         netif->capture(netif->capture_ctx, &iol, 1, false);
     }
@@ -234,7 +234,7 @@ static int netif_transmit(tern_netif_t *netif, const tern_pkt_t *frame)
                 : -ENOMEM;
     }
     int res = (n < 0) ? n : netif->dev->driver->send(netif->dev, iol, (size_t)n);
-    if (res >= 0 && netif->capture != NULL) {
+    if (TERN_CONF_NETIF_CAPTURE && res >= 0 && netif->capture != NULL) {
         netif->capture(netif->capture_ctx, iol, (size_t)n, true);
     }
     if (flat != NULL) {
@@ -591,6 +591,7 @@ static int netif_get(tern_netif_t *netif, tern_netapi_opt_t *opt)
         }
         *(uint8_t *)opt->data = netif->up ? 1u : 0u;
         return 1;
+#if TERN_CONF_NETIF_CAPTURE
     case TERN_NETOPT_CAPTURE: {
         if (opt->data_len < sizeof(tern_netif_capture_t)) {
             return -EOVERFLOW;
@@ -599,6 +600,7 @@ static int netif_get(tern_netif_t *netif, tern_netapi_opt_t *opt)
         memcpy(opt->data, &cap, sizeof(cap));
         return (int)sizeof(cap);
     }
+#endif
     case TERN_NETOPT_TX_STATUS: {
         if (opt->data_len < sizeof(tern_netif_tx_status_t)) {
             return -EOVERFLOW;
@@ -659,6 +661,7 @@ static int netif_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
         }
         return res;
     }
+#if TERN_CONF_NETIF_CAPTURE
     case TERN_NETOPT_CAPTURE: {
         /* Set on the interface's own turn: no frame is being captured now, so
          * once the SET returns the old hook is never called again. */
@@ -671,6 +674,7 @@ static int netif_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
         netif->capture_ctx = cap.ctx;
         return (int)sizeof(cap);
     }
+#endif
     case TERN_NETOPT_TX_STATUS: {
         /* On the interface's turn, as the capture hook: no outcome is being reported now. */
         tern_netif_tx_status_t hook;

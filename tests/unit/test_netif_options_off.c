@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * @brief The interface built without its software CSMA-CA
- *        (TERN_CONF_NETIF_SW_CSMA 0, include/tern/config.h): src/core/netif.c
- *        is compiled into this test with the switch at 0 (tests/unit/CMakeLists.txt),
- *        the rest of the stack as usual. IEEE 802.15.4-2006 §7.5.1.4, §7.5.6.4.3.
+ * @brief The interface built with the footprint images' options off
+ *        (include/tern/config.h): without its software CSMA-CA
+ *        (TERN_CONF_NETIF_SW_CSMA 0; IEEE 802.15.4-2006 §7.5.1.4, §7.5.6.4.3)
+ *        and without the capture hook (TERN_CONF_NETIF_CAPTURE 0).
+ *        src/core/netif.c is compiled into this test with both at 0
+ *        (tests/unit/CMakeLists.txt), the rest of the stack as usual.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -26,7 +28,7 @@
 #include "tern/port/loop.h"
 #include "tern/stack.h"
 
-_Static_assert(TERN_CONF_NETIF_SW_CSMA == 0, "built with netif.c without software CSMA-CA");
+_Static_assert(TERN_CONF_NETIF_SW_CSMA == 0 && TERN_CONF_NETIF_CAPTURE == 0, "built with netif.c's options off");
 
 #define SEC 1000000u
 #define PAN 0xabcdu
@@ -227,11 +229,40 @@ static void test_send__device_still_busy__asked_again_after_2_be_periods_then_eb
     assert_int_equal(tern_count_read(&netif.counters[TERN_NETIF_TX_PACKETS]), 0);
 }
 
+static void capture(void *ctx, const tern_iolist_t *iol, size_t count, bool tx)
+{
+    (void)iol;
+    (void)count;
+    (void)tx;
+    (*(unsigned *)ctx)++;
+}
+
+static void test_capture__not_built__option_enotsup_frames_go_out(void **state)
+{
+    (void)state;
+    netif_setup();
+    static unsigned captured;
+    captured = 0;
+    const tern_netif_capture_t cap = { .fn = capture, .ctx = &captured };
+    assert_int_equal(tern_netapi_set(&netif.module, TERN_NETOPT_CAPTURE, 0, &cap, sizeof(cap)), -ENOTSUP);
+    tern_netif_capture_t got;
+    assert_int_equal(tern_netapi_get(&netif.module, TERN_NETOPT_CAPTURE, 0, &got, sizeof(got)), -ENOTSUP);
+    assert_null(netif.capture);
+    radio.outcome = TERN_NETDEV_EVENT_TX_COMPLETE;
+    send_one();
+    assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+    assert_int_equal(radio.sends, 1);
+    assert_int_equal(log_st.n, 1);
+    assert_int_equal(log_st.status[0], 0);
+    assert_int_equal(captured, 0);
+}
+
 static const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     T(test_netif_add__device_without_hw_csma__enotsup),
     T(test_send__hw_csma_device__outcome_final),
     T(test_send__device_still_busy__asked_again_after_2_be_periods_then_ebusy),
+    T(test_capture__not_built__option_enotsup_frames_go_out),
 #undef T
 };
 
