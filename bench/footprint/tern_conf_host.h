@@ -150,6 +150,12 @@
  * protocol needs one): TERN_NETOPT_CAPTURE answers -ENOTSUP. */
 #define TERN_CONF_NETIF_CAPTURE 0
 
+/* No TX status hook: its one user is RPL's parent selection (ETX, parent
+ * loss), which neither image has (TERN_CONF_RPL_OF0, _MRHOF 0 in host.cmake
+ * and router.cmake: the router is a DODAG root, RFC 6550 §8.2.2.2). Senders
+ * still get every outcome through their NETERR reports. */
+#define TERN_CONF_NETIF_TX_STATUS 0
+
 /* 802.15.4 duplicate detection: the router and a few neighbours. */
 #define TERN_CONF_IEEE802154_DUP_SOURCES 4
 

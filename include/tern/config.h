@@ -305,6 +305,24 @@ _Static_assert(TERN_CONF_NETIF_TX_TIMEOUT_MS >= 10 && TERN_CONF_NETIF_TX_TIMEOUT
 #endif
 _Static_assert(TERN_CONF_NETIF_CAPTURE == 0 || TERN_CONF_NETIF_CAPTURE == 1, "TERN_CONF_NETIF_CAPTURE must be 0 or 1");
 
+/**
+ * 1: an interface has a TX status hook (TERN_NETOPT_TX_STATUS, netif.h) that
+ * sees the final outcome of every frame it handed to its device: RPL's
+ * parent selection takes its link feedback from it (ETX, RFC 6719 §3.1.1;
+ * parent loss, RFC 6550 §8.2.2.5). 0: an image without parent selection
+ * (TERN_CONF_RPL_OF0 and TERN_CONF_RPL_MRHOF 0, or no RPL) leaves the hook,
+ * its option and the copy of each frame's interface header it is shown out;
+ * GET and SET of TERN_NETOPT_TX_STATUS go to the device, which does not know
+ * it (-ENOTSUP). Senders still learn every outcome through their NETERR
+ * reports (tern_pktbuf_release_error()). Default 1. Saves about 200 B of
+ * code (Cortex-M3).
+ */
+#ifndef TERN_CONF_NETIF_TX_STATUS
+#define TERN_CONF_NETIF_TX_STATUS 1
+#endif
+_Static_assert(TERN_CONF_NETIF_TX_STATUS == 0 || TERN_CONF_NETIF_TX_STATUS == 1,
+               "TERN_CONF_NETIF_TX_STATUS must be 0 or 1");
+
 #ifndef TERN_CONF_NETIF_SW_CSMA
 #define TERN_CONF_NETIF_SW_CSMA 1
 #endif
@@ -1007,6 +1025,9 @@ _Static_assert(TERN_CONF_RPL_OCP == 0 || TERN_CONF_RPL_OCP == 1, "TERN_CONF_RPL_
 #endif
 _Static_assert((TERN_CONF_RPL_OF0 == 0 || TERN_CONF_RPL_OF0 == 1) && (TERN_CONF_RPL_MRHOF == 0 || TERN_CONF_RPL_MRHOF == 1),
                "TERN_CONF_RPL_OF0 and TERN_CONF_RPL_MRHOF must be 0 or 1");
+/* Parent selection takes its link feedback from the interfaces' TX status hook. */
+_Static_assert(TERN_CONF_NETIF_TX_STATUS || !(TERN_CONF_RPL_OF0 || TERN_CONF_RPL_MRHOF),
+               "an objective function (TERN_CONF_RPL_OF0, TERN_CONF_RPL_MRHOF) needs TERN_CONF_NETIF_TX_STATUS 1");
 
 /**
  * Route lifetimes a root announces (§6.7.6): Default Lifetime in units of

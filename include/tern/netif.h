@@ -177,7 +177,8 @@ typedef struct {
 typedef void (*tern_netif_tx_status_fn_t)(void *ctx, const tern_netif_t *netif, const tern_netif_hdr_t *hdr,
                                           int status, unsigned transmissions);
 
-/** Value of TERN_NETOPT_TX_STATUS: a TX status hook and its argument (fn NULL: none). */
+/** Value of TERN_NETOPT_TX_STATUS: a TX status hook and its argument (fn NULL: none). Not in a
+ * build with TERN_CONF_NETIF_TX_STATUS 0 (config.h): the option goes to the device then. */
 typedef struct {
     tern_netif_tx_status_fn_t fn; /**< the hook, or NULL */
     void *ctx;                    /**< its first argument */

@@ -176,7 +176,7 @@ static void netif_event_cb(tern_netdev_t *dev, tern_netdev_event_t event)
 /** Tell the TX status hook, if any, the final outcome of a frame. */
 static void netif_report(tern_netif_t *netif, const tern_netif_hdr_t *hdr, int status, unsigned transmissions)
 {
-    if (netif->tx_status != NULL) {
+    if (TERN_CONF_NETIF_TX_STATUS && netif->tx_status != NULL) {
         netif->tx_status(netif->tx_status_ctx, netif, hdr, status, transmissions);
     }
 }
@@ -198,7 +198,9 @@ static tern_pkt_t *netif_prepare(tern_netif_t *netif, tern_pkt_t *pkt, tern_neti
         return NULL;
     }
     pkt = own;
-    if (pkt->type == TERN_NETTYPE_NETIF && pkt->data != NULL && pkt->size >= sizeof(*hdr)) {
+    if (!TERN_CONF_NETIF_TX_STATUS) {
+        /* No TX status hook in this build: nothing reads the copy. */
+    } else if (pkt->type == TERN_NETTYPE_NETIF && pkt->data != NULL && pkt->size >= sizeof(*hdr)) {
         memcpy(hdr, pkt->data, sizeof(*hdr));
     } else {
         memset(hdr, 0, sizeof(*hdr));
@@ -601,6 +603,7 @@ static int netif_get(tern_netif_t *netif, tern_netapi_opt_t *opt)
         return (int)sizeof(cap);
     }
 #endif
+#if TERN_CONF_NETIF_TX_STATUS
     case TERN_NETOPT_TX_STATUS: {
         if (opt->data_len < sizeof(tern_netif_tx_status_t)) {
             return -EOVERFLOW;
@@ -609,6 +612,7 @@ static int netif_get(tern_netif_t *netif, tern_netapi_opt_t *opt)
         memcpy(opt->data, &hook, sizeof(hook));
         return (int)sizeof(hook);
     }
+#endif
     case TERN_NETOPT_STATS: {
         if (opt->data_len < sizeof(tern_netif_stats_t)) {
             return -EOVERFLOW;
@@ -675,6 +679,7 @@ static int netif_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
         return (int)sizeof(cap);
     }
 #endif
+#if TERN_CONF_NETIF_TX_STATUS
     case TERN_NETOPT_TX_STATUS: {
         /* On the interface's turn, as the capture hook: no outcome is being reported now. */
         tern_netif_tx_status_t hook;
@@ -686,6 +691,7 @@ static int netif_set(tern_netif_t *netif, tern_netapi_opt_t *opt)
         netif->tx_status_ctx = hook.ctx;
         return (int)sizeof(hook);
     }
+#endif
     case TERN_NETOPT_STATS:
     case TERN_NETOPT_ADDR_LEN:
         return -ENOTSUP; /* read-only here */

@@ -3,9 +3,10 @@
  * @file
  * @brief The interface built with the footprint images' options off
  *        (include/tern/config.h): without its software CSMA-CA
- *        (TERN_CONF_NETIF_SW_CSMA 0; IEEE 802.15.4-2006 §7.5.1.4, §7.5.6.4.3)
- *        and without the capture hook (TERN_CONF_NETIF_CAPTURE 0).
- *        src/core/netif.c is compiled into this test with both at 0
+ *        (TERN_CONF_NETIF_SW_CSMA 0; IEEE 802.15.4-2006 §7.5.1.4, §7.5.6.4.3),
+ *        the capture hook (TERN_CONF_NETIF_CAPTURE 0) and the TX status hook
+ *        (TERN_CONF_NETIF_TX_STATUS 0): outcomes reach the sender through its
+ *        NETERR report. src/core/netif.c is compiled into this test with all at 0
  *        (tests/unit/CMakeLists.txt), the rest of the stack as usual.
  */
 #include <errno.h>
@@ -28,7 +29,8 @@
 #include "tern/port/loop.h"
 #include "tern/stack.h"
 
-_Static_assert(TERN_CONF_NETIF_SW_CSMA == 0 && TERN_CONF_NETIF_CAPTURE == 0, "built with netif.c's options off");
+_Static_assert(TERN_CONF_NETIF_SW_CSMA == 0 && TERN_CONF_NETIF_CAPTURE == 0 && TERN_CONF_NETIF_TX_STATUS == 0,
+               "built with netif.c's options off");
 
 #define SEC 1000000u
 #define PAN 0xabcdu
@@ -42,9 +44,9 @@ typedef struct {
     unsigned sends;
 } scripted_radio_t;
 
+/** Outcomes of the packets sent, from their NETERR reports. */
 typedef struct {
     int status[4];
-    unsigned transmissions[4];
     unsigned n;
 } status_log_t;
 
@@ -88,15 +90,11 @@ static int scripted_send(tern_netdev_test_t *d, const tern_iolist_t *iol, size_t
     return (int)len;
 }
 
-static void status_hook(void *ctx, const tern_netif_t *n, const tern_netif_hdr_t *hdr, int status, unsigned transmissions)
+static void neterr_report(void *ctx, int err)
 {
-    (void)n;
-    (void)hdr;
     status_log_t *l = ctx;
     assert_true(l->n < 4u);
-    l->status[l->n] = status;
-    l->transmissions[l->n] = transmissions;
-    l->n++;
+    l->status[l->n++] = err;
 }
 
 /** The scripted radio (@p hw_csma: it declares CSMA-CA and retries) on the test device. */
@@ -114,22 +112,23 @@ static void radio_setup(bool hw_csma)
     dev.device_type = TERN_NETDEV_TYPE_IEEE802154;
 }
 
-/** An 802.15.4 interface over a radio doing CSMA-CA, its TX status into log_st. */
+/** An 802.15.4 interface over a radio doing CSMA-CA. */
 static void netif_setup(void)
 {
     radio_setup(true);
     assert_int_equal(tern_ieee802154_netif_add(&stack, &netif, &mac, "wpan0", &dev.netdev), 0);
     assert_true(netif.tx_hw_csma);
-    const tern_netif_tx_status_t hook = { .fn = status_hook, .ctx = &log_st };
-    assert_int_equal(tern_netapi_set(&netif.module, TERN_NETOPT_TX_STATUS, 0, &hook, sizeof(hook)), (int)sizeof(hook));
     assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
 }
 
-/** Send one unicast frame (extended destination, an ACK asked). */
+/** Send one unicast frame (extended destination, an ACK asked), its outcome reported into log_st. */
 static void send_one(void)
 {
     static const uint8_t dst[8] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x71 };
-    tern_pkt_t *pkt = tern_pktbuf_add(&stack.pktbuf, NULL, "abc", 3, TERN_NETTYPE_SIXLOWPAN);
+    const tern_neterr_report_t report = { .report = neterr_report, .ctx = &log_st };
+    tern_pkt_t *pkt = tern_pktbuf_add(&stack.pktbuf, NULL, &report, sizeof(report), TERN_NETTYPE_NETERR);
+    assert_non_null(pkt);
+    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, "abc", 3, TERN_NETTYPE_SIXLOWPAN);
     assert_non_null(pkt);
     pkt = tern_netif_hdr_build(&stack.pktbuf, pkt, NULL, 0, dst, 8);
     assert_non_null(pkt);
@@ -195,9 +194,7 @@ static void test_send__hw_csma_device__outcome_final(void **state)
     }
     assert_int_equal(clock_v.now, start);
     assert_int_equal(log_st.status[0], 0);
-    assert_int_equal(log_st.transmissions[0], 1);
     assert_int_equal(log_st.status[1], -EHOSTUNREACH);
-    assert_int_equal(log_st.transmissions[1], TERN_IEEE802154_MAX_FRAME_RETRIES_DEFAULT + 1);
     assert_int_equal(log_st.status[2], -EBUSY);
     assert_int_equal(tern_count_read(&netif.counters[TERN_NETIF_TX_PACKETS]), 1);
     assert_int_equal(tern_count_read(&netif.counters[TERN_NETIF_TX_NOACK]), 1);
@@ -237,6 +234,35 @@ static void capture(void *ctx, const tern_iolist_t *iol, size_t count, bool tx)
     (*(unsigned *)ctx)++;
 }
 
+static void status_hook(void *ctx, const tern_netif_t *n, const tern_netif_hdr_t *hdr, int status, unsigned transmissions)
+{
+    (void)n;
+    (void)hdr;
+    (void)status;
+    (void)transmissions;
+    (*(unsigned *)ctx)++;
+}
+
+static void test_tx_status__not_built__option_enotsup_outcome_to_neterr(void **state)
+{
+    (void)state;
+    netif_setup();
+    static unsigned hooked;
+    hooked = 0;
+    const tern_netif_tx_status_t hook = { .fn = status_hook, .ctx = &hooked };
+    assert_int_equal(tern_netapi_set(&netif.module, TERN_NETOPT_TX_STATUS, 0, &hook, sizeof(hook)), -ENOTSUP);
+    tern_netif_tx_status_t got;
+    assert_int_equal(tern_netapi_get(&netif.module, TERN_NETOPT_TX_STATUS, 0, &got, sizeof(got)), -ENOTSUP);
+    assert_null(netif.tx_status);
+    radio.outcome = TERN_NETDEV_EVENT_TX_NOACK;
+    send_one();
+    assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+    assert_int_equal(radio.sends, 1);
+    assert_int_equal(log_st.n, 1);
+    assert_int_equal(log_st.status[0], -EHOSTUNREACH);
+    assert_int_equal(hooked, 0);
+}
+
 static void test_capture__not_built__option_enotsup_frames_go_out(void **state)
 {
     (void)state;
@@ -263,6 +289,7 @@ static const struct CMUnitTest tests[] = {
     T(test_send__hw_csma_device__outcome_final),
     T(test_send__device_still_busy__asked_again_after_2_be_periods_then_ebusy),
     T(test_capture__not_built__option_enotsup_frames_go_out),
+    T(test_tx_status__not_built__option_enotsup_outcome_to_neterr),
 #undef T
 };
 
