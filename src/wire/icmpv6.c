@@ -129,8 +129,11 @@ int tern_icmpv6_error_emit(const tern_icmpv6_error_repr_t *repr, uint8_t *buf, s
     if (len < need) {
         return -ENOBUFS;
     }
-    if (repr->invoking_len != 0) {
-        memmove(buf + TERN_ICMPV6_FIXED_LEN, repr->invoking, repr->invoking_len);
+    /* Disjoint from the output or already in place (the contract): a plain
+     * copy, and none at all in place (the stack gathers the invoking packet
+     * there); no memmove in images that need none otherwise. */
+    if (repr->invoking_len != 0 && repr->invoking != buf + TERN_ICMPV6_FIXED_LEN) {
+        memcpy(buf + TERN_ICMPV6_FIXED_LEN, repr->invoking, repr->invoking_len);
     }
     buf[0] = repr->type;
     buf[1] = repr->code;

@@ -94,7 +94,8 @@ static int parse_fixed(const uint8_t *buf, size_t len, uint8_t type, size_t fixe
 }
 
 /* Size check, option copy and the ICMP header; the caller writes the rest of
- * the fixed part afterwards (the options may overlap it, so they move first). */
+ * the fixed part afterwards. The options lie apart from the output or already
+ * in place (the contract in ndp.h): a plain copy, none in place. */
 static int emit_fixed(uint8_t *buf, size_t len, uint8_t type, size_t fixed, const uint8_t *options,
                       size_t options_len)
 {
@@ -108,8 +109,8 @@ static int emit_fixed(uint8_t *buf, size_t len, uint8_t type, size_t fixed, cons
     if (len < need) {
         return -ENOBUFS;
     }
-    if (options_len != 0) {
-        memmove(buf + fixed, options, options_len);
+    if (options_len != 0 && options != buf + fixed) {
+        memcpy(buf + fixed, options, options_len);
     }
     memset(buf, 0, fixed);
     buf[0] = type;
@@ -372,7 +373,7 @@ int tern_ndp_opt_lladdr_emit(const tern_ndp_opt_lladdr_t *repr, uint8_t *buf, si
     if (len < need) {
         return -ENOBUFS;
     }
-    memmove(buf + 2, repr->addr, repr->addr_len);
+    memcpy(buf + 2, repr->addr, repr->addr_len); /* apart from @p buf (ndp.h) */
     /* §4.6.1: the option is padded to the next 8-octet boundary (with zeros). */
     memset(buf + 2 + repr->addr_len, 0, need - 2 - repr->addr_len);
     buf[0] = repr->type;

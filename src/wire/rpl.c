@@ -536,9 +536,10 @@ static int parse_common(const uint8_t *buf, size_t len, uint8_t code, size_t fix
     return (int)fixed;
 }
 
-/* Size check, option copy (the options may overlap the output, so they move
- * first) and the ICMPv6 header with a zero checksum; the caller writes the
- * base object afterwards. */
+/* Size check, option copy (the options lie apart from the output or already
+ * in place, the contract in rpl.h: a plain copy, none in place) and the
+ * ICMPv6 header with a zero checksum; the caller writes the base object
+ * afterwards. */
 static int emit_common(uint8_t *buf, size_t len, uint8_t code, size_t fixed, const uint8_t *options,
                        size_t options_len)
 {
@@ -549,8 +550,8 @@ static int emit_common(uint8_t *buf, size_t len, uint8_t code, size_t fixed, con
     if (len < need) {
         return -ENOBUFS;
     }
-    if (options_len != 0) {
-        memmove(buf + fixed, options, options_len);
+    if (options_len != 0 && options != buf + fixed) {
+        memcpy(buf + fixed, options, options_len);
     }
     memset(buf, 0, fixed);
     buf[0] = TERN_RPL_ICMPV6_TYPE;

@@ -263,6 +263,24 @@ static void test_tern_icmpv6_error_emit__packet_too_big_round_trip(void **state)
     assert_memory_equal(back.invoking, invoking, sizeof(invoking));
 }
 
+/* The stack gathers the invoking packet where it goes (buf + 8) and emits in
+ * place: the bytes stay, the header is written. */
+static void test_tern_icmpv6_error_emit__invoking_in_place(void **state)
+{
+    (void)state;
+    tern_ipv6_addr_t src = addr("2001:db8::1");
+    tern_ipv6_addr_t dst = addr("2001:db8::2");
+    uint8_t buf[8 + sizeof(invoking)];
+    memset(buf, 0xa5, 8);
+    memcpy(buf + 8, invoking, sizeof(invoking));
+    tern_icmpv6_error_repr_t err = { .type = TERN_ICMPV6_DST_UNREACH, .code = TERN_ICMPV6_DST_UNREACH_PORT,
+                                     .param = 0, .invoking = buf + 8, .invoking_len = sizeof(invoking) };
+    assert_int_equal(tern_icmpv6_error_emit(&err, buf, sizeof(buf)), 58);
+    assert_int_equal(tern_icmpv6_checksum_fill(buf, 58, &src, &dst), 0);
+    assert_memory_equal(buf, port_unreach_hdr, 8);
+    assert_memory_equal(buf + 8, invoking, sizeof(invoking));
+}
+
 static void test_tern_icmpv6_error_emit__errors(void **state)
 {
     (void)state;
@@ -355,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_tern_icmpv6_error_parse__truncated_or_informational),
         cmocka_unit_test(test_tern_icmpv6_error_emit__golden_with_checksum),
         cmocka_unit_test(test_tern_icmpv6_error_emit__packet_too_big_round_trip),
+        cmocka_unit_test(test_tern_icmpv6_error_emit__invoking_in_place),
         cmocka_unit_test(test_tern_icmpv6_error_emit__errors),
         cmocka_unit_test(test_tern_icmpv6_error_invoking_fit__min_mtu),
         cmocka_unit_test(test_tern_icmpv6_checksum_compute__scattered_odd_spans),

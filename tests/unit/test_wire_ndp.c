@@ -842,6 +842,21 @@ static void test_tern_ndp_rs_emit__with_slla(void **state)
     assert_int_equal(tern_ndp_rs_emit(&rs, buf, sizeof(buf)), -EINVAL);
 }
 
+/* Options built where they go (buf + fixed part) and emitted in place. */
+static void test_tern_ndp_rs_emit__options_in_place(void **state)
+{
+    (void)state;
+    uint8_t buf[16];
+    memset(buf, 0xa5, 8);
+    const uint8_t mac[] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+    tern_ndp_opt_lladdr_t ll = { .type = TERN_NDP_OPT_SLLA, .addr = mac, .addr_len = 6 };
+    assert_int_equal(tern_ndp_opt_lladdr_emit(&ll, buf + 8, 8), 8);
+    tern_ndp_rs_repr_t rs = { .options = buf + 8, .options_len = 8 };
+    assert_int_equal(tern_ndp_rs_emit(&rs, buf, sizeof(buf)), 16);
+    fill_checksum(buf, sizeof(buf), MAC_HOST, "ff02::2");
+    assert_memory_equal(buf, rs_slla, sizeof(rs_slla));
+}
+
 static void test_tern_ndp_redirect_parse__golden(void **state)
 {
     (void)state;
@@ -974,6 +989,7 @@ int main(void)
         cmocka_unit_test(test_tern_ndp_na_parse__truncated_and_wrong_code),
         cmocka_unit_test(test_tern_ndp_rs_parse__with_slla),
         cmocka_unit_test(test_tern_ndp_rs_emit__with_slla),
+        cmocka_unit_test(test_tern_ndp_rs_emit__options_in_place),
         cmocka_unit_test(test_tern_ndp_redirect_parse__golden),
         cmocka_unit_test(test_tern_ndp_redirect_emit__golden),
         cmocka_unit_test(test_tern_ndp_check_ip__dad_probe),

@@ -209,6 +209,22 @@ static void test_tern_rpl_dis_emit__golden(void **state)
     assert_int_equal(tern_rpl_dis_emit(&r, out, sizeof(out)), TERN_RPL_DIS_LEN);
 }
 
+/* Options built where they go (out + the fixed part) and emitted in place. */
+static void test_tern_rpl_dis_emit__options_in_place(void **state)
+{
+    (void)state;
+    uint8_t out[64];
+    memset(out, 0xa5, sizeof(out));
+    tern_rpl_opt_solicited_t s = { .instance_id = 30, .match_version = true, .match_instance = true,
+                                   .match_dodag_id = true, .dodag_id = addr("2001:db8::1"), .version = 240 };
+    assert_int_equal(tern_rpl_opt_solicited_emit(&s, out + TERN_RPL_DIS_LEN, sizeof(out) - TERN_RPL_DIS_LEN),
+                     TERN_RPL_OPT_SOLICITED_LEN);
+    tern_rpl_dis_repr_t r = { .options = out + TERN_RPL_DIS_LEN, .options_len = TERN_RPL_OPT_SOLICITED_LEN };
+    assert_int_equal(tern_rpl_dis_emit(&r, out, sizeof(out)), sizeof(dis));
+    checksum(out, sizeof(dis), "fe80::2", "ff02::1a");
+    assert_memory_equal(out, dis, sizeof(dis));
+}
+
 /* ---- DIO ------------------------------------------------------------------------------ */
 
 static void test_tern_rpl_dio_parse__golden(void **state)
@@ -976,6 +992,7 @@ int main(void)
         cmocka_unit_test(test_tern_rpl_code__base_secure_unknown),
         cmocka_unit_test(test_tern_rpl_dis_parse__golden),
         cmocka_unit_test(test_tern_rpl_dis_emit__golden),
+        cmocka_unit_test(test_tern_rpl_dis_emit__options_in_place),
         cmocka_unit_test(test_tern_rpl_dio_parse__golden),
         cmocka_unit_test(test_tern_rpl_dio_parse__reserved_ignored),
         cmocka_unit_test(test_tern_rpl_dio_emit__golden),

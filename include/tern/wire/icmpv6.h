@@ -168,7 +168,8 @@ size_t tern_icmpv6_error_len(const tern_icmpv6_error_repr_t *repr);
 
 /**
  * Write an error message (checksum 0) followed by the invoking packet, which
- * may overlap @p buf. The caller bounds invoking_len with
+ * either lies apart from @p buf or already where it goes (at @p buf + 8, left
+ * as it is); any other overlap is not allowed. The caller bounds invoking_len with
  * tern_icmpv6_error_invoking_fit() first; this function does not truncate.
  * @return bytes written; -EINVAL for a type >= 128 or NULL invoking with a
  *         nonzero invoking_len; -ENOBUFS if @p len is too small.

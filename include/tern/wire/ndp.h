@@ -22,7 +22,8 @@
  * a repr, a parse function taking a tern_ndp_opt_t, an emit function.
  *
  * Emit functions write the fixed part followed by the repr's option bytes
- * (copied, may overlap) and a zero checksum; option emit functions append
+ * (copied; they lie apart from the output or already where they go, no
+ * other overlap) and a zero checksum; option emit functions append
  * one option and return its length. Fill the checksum last with
  * tern_icmpv6_checksum_fill().
  *
@@ -329,7 +330,7 @@ int tern_ndp_opt_lladdr_parse(tern_ndp_opt_lladdr_t *repr, const tern_ndp_opt_t 
 size_t tern_ndp_opt_lladdr_len(size_t addr_len);
 /**
  * Append a Source or Target Link-Layer Address option, zero-padded to a
- * multiple of 8 octets.
+ * multiple of 8 octets. The address must not overlap @p buf.
  * @return bytes written; -EINVAL for another type, an empty or too long
  *         address; -ENOBUFS if @p len is too small.
  */

@@ -54,7 +54,8 @@
  * receipt (as it requires); reprs do not carry them.
  *
  * Message emit functions write the ICMPv6 header with a zero checksum, the
- * base object and the repr's option area (copied, may overlap the output);
+ * base object and the repr's option area (copied; it lies apart from the
+ * output or already where it goes, no other overlap);
  * build the option area first with the option emit functions (each appends
  * one option and returns its length) and fill the checksum last with
  * tern_icmpv6_checksum_fill(). Every length is known before a byte is
