@@ -1310,7 +1310,8 @@ int tern_ipv6_init(tern_ipv6_t *ip, tern_stack_t *stack)
     if (res < 0) {
         return res;
     }
-    tern_fib_init(&ip->fib);
+    /* ip->fib: zeroed with *ip above, and an all-zero table is the empty one
+     * tern_fib_init() makes (tern/ipv6/fib.h): no second pass over it. */
     tern_dcache_init(&ip->dcache);
     res = tern_stack_add_module(stack, &ip->module);
     if (res < 0) {

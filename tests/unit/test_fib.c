@@ -34,6 +34,20 @@ static int setup(void **state)
     return 0;
 }
 
+/* tern_ipv6_init() relies on it: a zeroed table is what tern_fib_init() makes. */
+static void test_tern_fib_init__is_all_zero(void **state)
+{
+    (void)state;
+    tern_fib_t zero;
+    memset(&zero, 0, sizeof(zero));
+    memset(&fib, 0xa5, sizeof(fib));
+    tern_fib_init(&fib);
+    assert_memory_equal(&fib, &zero, sizeof(fib));
+    tern_ipv6_addr_t d = A("2001:db8::1");
+    assert_null(tern_fib_lookup(&zero, &d, 0));
+    assert_int_equal(tern_fib_next_deadline(&zero), TERN_FIB_INFINITE);
+}
+
 static void test_tern_fib_lookup__longest_prefix_wins(void **state)
 {
     (void)state;
@@ -245,6 +259,7 @@ static void test_tern_fib_top__bounds_every_scan(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tern_fib_init__is_all_zero),
         cmocka_unit_test_setup(test_tern_fib_lookup__longest_prefix_wins, setup),
         cmocka_unit_test_setup(test_tern_fib_top__bounds_every_scan, setup),
         cmocka_unit_test_setup(test_tern_fib_lookup__no_route, setup),

@@ -61,7 +61,7 @@ static inline uint64_t tern_fib_route_expires_us(const tern_fib_route_t *route)
     return tern_expiry_to_us(route->expires);
 }
 
-/** Set up an empty table. */
+/** Set up an empty table: all zero (a zeroed tern_fib_t is one already). */
 void tern_fib_init(tern_fib_t *fib);
 
 /**
