@@ -37,7 +37,8 @@ typedef struct {
     const tern_lock_t *lock;                        /**< may be NULL */
 } tern_netreg_t;
 
-/** Set up an empty registry using @p lock (may be NULL). */
+/** Set up an empty registry using @p lock (may be NULL): every list NULL
+ *  and the lock; a zeroed tern_netreg_t needs only its lock set. */
 void tern_netreg_init(tern_netreg_t *reg, const tern_lock_t *lock);
 
 /** Set up @p entry for @p module and @p demux_ctx. */

@@ -144,9 +144,23 @@ static void test_tern_netreg_unregister__removes_only_that_entry(void **state)
     assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_TCP, &e1), 0);
 }
 
+/* tern_stack_init() relies on it: only the lock set on a zeroed registry. */
+static void test_tern_netreg_init__zero_but_the_lock(void **state)
+{
+    (void)state;
+    tern_netreg_t reg;
+    tern_netreg_t zero;
+    memset(&reg, 0xa5, sizeof(reg));
+    memset(&zero, 0, sizeof(zero));
+    tern_netreg_init(&reg, NULL);
+    assert_memory_equal(&reg, &zero, sizeof(reg));
+    assert_ptr_equal(stack.netreg.lock, &stack.exec->lock); /* set by tern_stack_init() in setup */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_tern_netreg_init__zero_but_the_lock, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_lookup__empty_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_lookup__context_and_all, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_collect__copies_in_registration_order, setup, teardown),
