@@ -54,4 +54,20 @@ tern_pkt_t *tern_netif_hdr_build(tern_pktbuf_t *pb, tern_pkt_t *next, const uint
 /** The interface header of @p pkt (its first NETIF snip), or NULL if it has none. */
 tern_netif_hdr_t *tern_netif_hdr_get(tern_pkt_t *pkt);
 
+/**
+ * The interface header of a received packet whose datagram or frame is @p pkt:
+ * the snip right after it, where links and 6LoWPAN put it (looked at in place,
+ * no call: every received packet asks, at every layer), else as
+ * tern_netif_hdr_get(@p pkt) finds it (@p pkt not NULL). NULL if it has none.
+ */
+static inline tern_netif_hdr_t *tern_netif_hdr_received(tern_pkt_t *pkt)
+{
+    const tern_pkt_t *next = pkt->next;
+    if (next != NULL && pkt->type != TERN_NETTYPE_NETIF && next->type == TERN_NETTYPE_NETIF &&
+        next->size == sizeof(tern_netif_hdr_t)) {
+        return next->data;
+    }
+    return tern_netif_hdr_get(pkt);
+}
+
 #endif /* TERN_NETIF_HDR_H */

@@ -922,21 +922,6 @@ static bool for_other_if(tern_ipv6_t *ip, const tern_ipv6_if_t *ipif, const tern
     return false;
 }
 
-/*
- * The interface header of a received packet: the snip after the datagram,
- * where 6LoWPAN and the interface put it (looked at in place), else the
- * first NETIF snip further on.
- */
-static tern_netif_hdr_t *received_netif_hdr(tern_pkt_t *pkt)
-{
-    const tern_pkt_t *next = pkt->next;
-    if (pkt->type != TERN_NETTYPE_NETIF && next != NULL && next->type == TERN_NETTYPE_NETIF &&
-        next->size == sizeof(tern_netif_hdr_t)) {
-        return next->data;
-    }
-    return tern_netif_hdr_get(pkt);
-}
-
 /* The receive path; @p depth: decapsulations the packet went through (tunnel.c). */
 static void receive_depth(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth)
 {
@@ -944,7 +929,7 @@ static void receive_depth(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth)
     if (depth == 0) {
         ipv6_count(ip, TERN_IPV6_RX_PACKETS); /* an inner packet is not counted twice */
     }
-    tern_netif_hdr_t *nhdr = received_netif_hdr(pkt);
+    tern_netif_hdr_t *nhdr = tern_netif_hdr_received(pkt);
     tern_ipv6_if_t *ipif = (nhdr != NULL) ? find_if(ip, nhdr->if_index) : NULL;
     if (ipif == NULL) {
         ipv6_count(ip, TERN_IPV6_RX_NO_IF);

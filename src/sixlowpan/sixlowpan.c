@@ -349,25 +349,12 @@ static void receive_uncompressed(tern_sixlowpan_t *lowpan, tern_pkt_t *frame, si
     (void)tern_netapi_dispatch_receive(stack, TERN_NETTYPE_IPV6, TERN_NETREG_DEMUX_CTX_ALL, own);
 }
 
-/**
- * The interface header of @p frame: its next snip, as a link hands a frame
- * up (looked at in place), else the first NETIF snip further on.
- */
-static tern_netif_hdr_t *frame_netif_hdr(tern_pkt_t *frame)
-{
-    const tern_pkt_t *next = frame->next;
-    if (next != NULL && next->type == TERN_NETTYPE_NETIF && next->size == sizeof(tern_netif_hdr_t)) {
-        return next->data;
-    }
-    return tern_netif_hdr_get(frame);
-}
-
 /** A frame from a link: [payload, NETIF]. */
 static void sixlowpan_receive(tern_sixlowpan_t *lowpan, tern_pkt_t *frame)
 {
     tern_pktbuf_t *pb = &lowpan->module.stack->pktbuf;
     sixlowpan_count(lowpan, TERN_SIXLOWPAN_RX_FRAMES);
-    tern_netif_hdr_t *nh = frame_netif_hdr(frame);
+    tern_netif_hdr_t *nh = tern_netif_hdr_received(frame);
     if (nh == NULL || frame->type == TERN_NETTYPE_NETIF || frame->size == 0) {
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_RX_INVALID);
         tern_pktbuf_release(pb, frame);

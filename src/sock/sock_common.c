@@ -318,11 +318,7 @@ const uint8_t *sock_received_ipv6_hdr(tern_pkt_t *pkt, uint16_t *in)
     if (snip == NULL || snip->size < TERN_IPV6_HDR_LEN) {
         return NULL;
     }
-    const tern_pkt_t *next = snip->next;
-    const tern_netif_hdr_t *nh = (next != NULL && next->type == TERN_NETTYPE_NETIF &&
-                                  next->size == sizeof(tern_netif_hdr_t))
-                                     ? next->data
-                                     : tern_netif_hdr_get(snip->next);
+    const tern_netif_hdr_t *nh = tern_netif_hdr_received(snip);
     *in = (nh != NULL) ? nh->if_index : 0u;
     return snip->data;
 }
