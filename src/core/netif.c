@@ -72,11 +72,12 @@ static void netif_receive_frame(tern_netif_t *netif)
         }
         return;
     }
-    /* The frame (the device writes it next) in front of an interface header
-     * without addresses (the link layer fills them in), in one allocation:
-     * pktbuf zeroes the header, which is all tern_netif_hdr_build() would add. */
-    tern_pkt_t *frame = tern_pktbuf_add_pair(&stack->pktbuf, NULL, (size_t)len, TERN_NETTYPE_RAW,
-                                             sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF);
+    /* The frame in front of an interface header, in one allocation, neither
+     * zeroed (tern_pktbuf_add_pair_to_fill()): the device writes the frame's
+     * bytes next (a shorter frame is cut to what it wrote), and the header is
+     * set whole below, before anyone else sees the packet. */
+    tern_pkt_t *frame = tern_pktbuf_add_pair_to_fill(&stack->pktbuf, (size_t)len, TERN_NETTYPE_RAW,
+                                                     sizeof(tern_netif_hdr_t), TERN_NETTYPE_NETIF);
     if (frame == NULL) {
         /* No room: the frame must still leave the device, or it blocks the next. */
         (void)dev->driver->recv(dev, NULL, (size_t)len, NULL);
@@ -93,10 +94,10 @@ static void netif_receive_frame(tern_netif_t *netif)
     if (got < len) {
         (void)tern_pktbuf_realloc_data(&stack->pktbuf, frame, (size_t)got);
     }
+    /* Without addresses (the link layer fills them in): what
+     * tern_netif_hdr_build() would give, and this frame's reception data. */
     tern_netif_hdr_t *nh = frame->next->data;
-    nh->if_index = netif->index;
-    nh->rssi = info.rssi;
-    nh->lqi = info.lqi;
+    *nh = (tern_netif_hdr_t){ .if_index = netif->index, .rssi = info.rssi, .lqi = info.lqi };
 
     if (TERN_CONF_NETIF_CAPTURE && netif->capture != NULL) {
         const tern_iolist_t iol = { .base = frame->data, .len = (size_t)got };
