@@ -97,21 +97,14 @@ tern_netreg_entry_t *tern_netreg_lookup(tern_netreg_t *reg, tern_nettype_t type,
     return e;
 }
 
-/* The entries of (@p type, @p demux_ctx) into @p out (at most @p max): those
- * of that context only (@p exact), or those of ALL too. One walk of the
- * type's list (a packet's every hop comes here). @return how many match. */
-static inline unsigned collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx, tern_module_t **out,
-                               unsigned max, bool exact)
+/* The entries of @p e's list matching @p demux_ctx into @p out (at most
+ * @p max): those of that context only (@p exact), or those of ALL too.
+ * @return how many match. */
+static inline unsigned walk(const tern_netreg_entry_t *e, uint32_t demux_ctx, tern_module_t **out, unsigned max,
+                            bool exact)
 {
     unsigned n = 0;
-    if (reg == NULL || !type_valid(type)) {
-        return 0;
-    }
-    if (out == NULL) {
-        max = 0;
-    }
-    tern_lock_acquire(reg->lock);
-    for (const tern_netreg_entry_t *e = reg->lists[type]; e != NULL; e = e->next) {
+    for (; e != NULL; e = e->next) {
         if (exact ? e->demux_ctx == demux_ctx : matches(e, demux_ctx)) {
             if (n < max) {
                 out[n] = e->module;
@@ -119,8 +112,37 @@ static inline unsigned collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t
             n++;
         }
     }
-    tern_lock_release(reg->lock);
     return n;
+}
+
+/* walk() under a lock that has functions to call (kept apart, so that
+ * collect() makes no call without one and saves no registers). */
+__attribute__((noinline)) static unsigned walk_locked(const tern_lock_t *lock, const tern_netreg_entry_t *e,
+                                                      uint32_t demux_ctx, tern_module_t **out, unsigned max,
+                                                      bool exact)
+{
+    tern_lock_acquire(lock);
+    unsigned n = walk(e, demux_ctx, out, max, exact);
+    tern_lock_release(lock);
+    return n;
+}
+
+/* walk() of @p type's list, under the lock. A packet's every hop comes here:
+ * without a lock to take (the event loop's), it makes no call. */
+static inline unsigned collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx, tern_module_t **out,
+                               unsigned max, bool exact)
+{
+    if (reg == NULL || !type_valid(type)) {
+        return 0;
+    }
+    if (out == NULL) {
+        max = 0;
+    }
+    const tern_lock_t *lock = reg->lock;
+    if (lock == NULL || (lock->acquire == NULL && lock->release == NULL)) {
+        return walk(reg->lists[type], demux_ctx, out, max, exact);
+    }
+    return walk_locked(lock, reg->lists[type], demux_ctx, out, max, exact);
 }
 
 unsigned tern_netreg_collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx,
