@@ -130,7 +130,7 @@ static void account_alloc(tern_pktbuf_t *pb, uint32_t bytes)
 }
 
 /** Take the first @p bytes of free chunk @p chunk at @p offset (whose predecessor is @p prev). */
-static void chunk_take_front(tern_pktbuf_t *pb, uint32_t prev, uint32_t offset, free_chunk_t chunk,
+__attribute__((always_inline)) static inline void chunk_take_front(tern_pktbuf_t *pb, uint32_t prev, uint32_t offset, free_chunk_t chunk,
                              uint32_t bytes)
 {
     if (chunk.size == bytes) {
@@ -674,33 +674,38 @@ tern_pkt_t *tern_pktbuf_mark(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size,
     return hdr;
 }
 
+/** arena_free() under the lock (kept apart: the callers' other paths take no lock and save no registers). */
+__attribute__((noinline)) static void arena_free_locking(tern_pktbuf_t *pb, uint32_t offset, uint32_t bytes)
+{
+    tern_lock_acquire(pb->lock);
+    arena_free(pb, offset, bytes);
+    tern_lock_release(pb->lock);
+}
+
 int tern_pktbuf_trim_front(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size)
 {
-    if (pb == NULL || pkt == NULL) {
+    if (pb == NULL || pkt == NULL || pkt->users != 1 || size == 0 || size >= pkt->size) {
         return -EINVAL;
     }
-    tern_lock_acquire(pb->lock);
-    int ret = -EINVAL;
-    if (pkt->users == 1 && size != 0 && size < pkt->size) {
-        if (data_adjacent(pb, pkt)) {
-            /* The bytes stay the snip's (lead) and are freed with it and its
-             * descriptor, in one go: no free-list walk now, none more later. */
-            pkt->lead = (uint16_t)(pkt->lead + size);
-        } else {
-            /* A snip owns the units from unit_floor(data) to unit_ceil(data +
-             * size) (see mark_locked()): give back those wholly before the new start. */
-            uint32_t start = unit_floor(offset_of(pb, pkt->data));
-            uint32_t freed_end = unit_floor(offset_of(pb, pkt->data) + (uint32_t)size);
-            if (freed_end > start) {
-                arena_free(pb, start, freed_end - start);
-            }
+    /* users 1: the caller holds the snip alone, and no one else can come to
+     * share it meanwhile; only the arena needs the lock. */
+    if (data_adjacent(pb, pkt)) {
+        /* The bytes stay the snip's (lead) and are freed with it and its
+         * descriptor, in one go: no free-list walk now, none more later, and
+         * no unit changes owner (no lock, as realloc_data()'s shrink). */
+        pkt->lead = (uint16_t)(pkt->lead + size);
+    } else {
+        /* A snip owns the units from unit_floor(data) to unit_ceil(data +
+         * size) (see mark_locked()): give back those wholly before the new start. */
+        uint32_t start = unit_floor(offset_of(pb, pkt->data));
+        uint32_t freed_end = unit_floor(offset_of(pb, pkt->data) + (uint32_t)size);
+        if (freed_end > start) {
+            arena_free_locking(pb, start, freed_end - start);
         }
-        pkt->data = (uint8_t *)pkt->data + size;
-        pkt->size = (uint16_t)(pkt->size - size);
-        ret = 0;
     }
-    tern_lock_release(pb->lock);
-    return ret;
+    pkt->data = (uint8_t *)pkt->data + size;
+    pkt->size = (uint16_t)(pkt->size - size);
+    return 0;
 }
 
 tern_pkt_t *tern_pktbuf_start_write(tern_pktbuf_t *pb, tern_pkt_t *pkt)
