@@ -11,6 +11,7 @@
 #ifndef TERN_LOCK_H
 #define TERN_LOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /** A lock given as two functions and their context. */
@@ -34,6 +35,13 @@ static inline void tern_lock_release(const tern_lock_t *lock)
     if (lock != NULL && lock->release != NULL) {
         lock->release(lock->ctx);
     }
+}
+
+/** True when taking @p lock does nothing (NULL, or neither function set):
+ *  a caller may then skip tern_lock_acquire()/_release() altogether. */
+static inline bool tern_lock_is_noop(const tern_lock_t *lock)
+{
+    return lock == NULL || (lock->acquire == NULL && lock->release == NULL);
 }
 
 #endif /* TERN_LOCK_H */

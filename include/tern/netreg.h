@@ -82,6 +82,30 @@ unsigned tern_netreg_collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t d
 unsigned tern_netreg_collect_exact(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx,
                                    tern_module_t **out, unsigned max);
 
+/**
+ * The receiver of (@p type, @p demux_ctx) when it is the only entry of
+ * @p type's list and the registry's lock takes nothing (tern_lock_is_noop()):
+ * a lookup without a call or a copy, for the usual hop of a packet (one
+ * module per layer). Matches as tern_netreg_collect() does.
+ *
+ * @pre @p type < TERN_NETTYPE_NUMOF
+ * @return that module; NULL when the list is empty, holds more than one
+ *         entry or one that does not match, or the lock has functions (then
+ *         ask tern_netreg_collect()).
+ */
+static inline tern_module_t *tern_netreg_sole(const tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx)
+{
+    if (!tern_lock_is_noop(reg->lock)) {
+        return NULL;
+    }
+    const tern_netreg_entry_t *e = reg->lists[type];
+    if (e == NULL || e->next != NULL ||
+        (e->demux_ctx != demux_ctx && e->demux_ctx != TERN_NETREG_DEMUX_CTX_ALL)) {
+        return NULL;
+    }
+    return e->module;
+}
+
 /** Number of entries matching (@p type, @p demux_ctx). */
 unsigned tern_netreg_num(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx);
 

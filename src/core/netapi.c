@@ -201,6 +201,17 @@ __attribute__((always_inline)) static inline int deliver(tern_stack_t *stack, te
     return delivered;
 }
 
+/* tern_netapi_dispatch() to the receivers tern_netreg_collect() finds (kept
+ * apart: its array and the registers it saves are not the usual hop's). */
+__attribute__((noinline)) static int dispatch_collected(tern_stack_t *stack, tern_nettype_t type, uint32_t demux_ctx,
+                                                        uint16_t msg_type, tern_pkt_t *pkt)
+{
+    tern_module_t *receivers[TERN_CONF_NETAPI_MAX_RECEIVERS];
+    unsigned n = tern_netreg_collect(&stack->netreg, type, demux_ctx, receivers,
+                                     TERN_CONF_NETAPI_MAX_RECEIVERS);
+    return tern_netapi_deliver(stack, receivers, n, msg_type, pkt);
+}
+
 int tern_netapi_dispatch(tern_stack_t *stack, tern_nettype_t type, uint32_t demux_ctx,
                          uint16_t msg_type, tern_pkt_t *pkt)
 {
@@ -213,10 +224,12 @@ int tern_netapi_dispatch(tern_stack_t *stack, tern_nettype_t type, uint32_t demu
         tern_pktbuf_release(&stack->pktbuf, pkt);
         return -EINVAL;
     }
-    tern_module_t *receivers[TERN_CONF_NETAPI_MAX_RECEIVERS];
-    unsigned n = tern_netreg_collect(&stack->netreg, type, demux_ctx, receivers,
-                                     TERN_CONF_NETAPI_MAX_RECEIVERS);
-    return deliver(stack, receivers, n, msg_type, pkt);
+    /* The usual hop: one module registered for the type, nothing to hold. */
+    tern_module_t *sole = tern_netreg_sole(&stack->netreg, type, demux_ctx);
+    if (sole != NULL) {
+        return (pass_packet(stack, sole, msg_type, pkt) == 0) ? 1 : 0;
+    }
+    return dispatch_collected(stack, type, demux_ctx, msg_type, pkt);
 }
 
 int tern_netapi_deliver(tern_stack_t *stack, tern_module_t *const *to, unsigned n, uint16_t msg_type,

@@ -138,11 +138,10 @@ static inline unsigned collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t
     if (out == NULL) {
         max = 0;
     }
-    const tern_lock_t *lock = reg->lock;
-    if (lock == NULL || (lock->acquire == NULL && lock->release == NULL)) {
+    if (tern_lock_is_noop(reg->lock)) {
         return walk(reg->lists[type], demux_ctx, out, max, exact);
     }
-    return walk_locked(lock, reg->lists[type], demux_ctx, out, max, exact);
+    return walk_locked(reg->lock, reg->lists[type], demux_ctx, out, max, exact);
 }
 
 unsigned tern_netreg_collect(tern_netreg_t *reg, tern_nettype_t type, uint32_t demux_ctx,

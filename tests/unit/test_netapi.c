@@ -196,6 +196,41 @@ static void test_tern_netapi_dispatch__holds_once_per_extra_receiver(void **stat
     sink_release_kept(&stack, &all);
 }
 
+/* Without a lock to take, a type with one entry goes the registry's sole
+ * path (tern_netreg_sole()): the same outcome as through the collected list. */
+static void test_tern_netapi_dispatch__sole_receiver_without_a_lock(void **state)
+{
+    (void)state;
+    static sink_t ip, port;
+    static tern_netreg_entry_t eip, eport;
+    sink_add(&stack, &ip, "ip", 5, 8, true);
+    sink_add(&stack, &port, "port", 5, 8, false);
+    tern_netreg_entry_init(&eip, TERN_NETREG_DEMUX_CTX_ALL, &ip.module);
+    tern_netreg_entry_init(&eport, 5683, &port.module);
+    assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_IPV6, &eip), 0);
+    assert_int_equal(tern_netreg_register(&stack.netreg, TERN_NETTYPE_UDP, &eport), 0);
+    stack.netreg.lock = NULL; /* the harness's executors have a real lock */
+    assert_non_null(tern_netreg_sole(&stack.netreg, TERN_NETTYPE_IPV6, 7));
+
+    tern_pkt_t *pkt = make_pkt("payload");
+    assert_int_equal(tern_netapi_dispatch_receive(&stack, TERN_NETTYPE_IPV6, 7, pkt), 1);
+    harness_run_until_idle();
+    assert_int_equal(ip.rcv, 1);
+    assert_ptr_equal(ip.kept[0], pkt);
+    assert_int_equal(pkt->users, 1); /* one receiver: no reference added */
+
+    /* The only entry does not match: no receiver, released and counted. */
+    assert_null(tern_netreg_sole(&stack.netreg, TERN_NETTYPE_UDP, 443));
+    assert_int_equal(tern_netapi_dispatch_send(&stack, TERN_NETTYPE_UDP, 443, make_pkt("x")), 0);
+    assert_int_equal(stack.netapi_drops[TERN_NETAPI_DROP_NO_RECEIVER], 1);
+    assert_int_equal(tern_netapi_dispatch_send(&stack, TERN_NETTYPE_UDP, 5683, make_pkt("y")), 1);
+    harness_run_until_idle();
+    assert_int_equal(port.snd, 1);
+
+    stack.netreg.lock = tern_stack_lock(&stack);
+    sink_release_kept(&stack, &ip);
+}
+
 static void test_tern_netapi_dispatch__no_receiver_releases_and_counts(void **state)
 {
     (void)state;
@@ -300,6 +335,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_netapi_set__returns_handler_value, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_get__from_another_module, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_dispatch__holds_once_per_extra_receiver, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_netapi_dispatch__sole_receiver_without_a_lock, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_dispatch__no_receiver_releases_and_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_dispatch__invalid_message_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_deliver__one_reference_per_given_module, setup, teardown),

@@ -109,6 +109,51 @@ static void test_tern_netreg_collect_exact__without_all_entries(void **state)
     assert_int_equal(tern_netreg_unregister(&stack.netreg, TERN_NETTYPE_UDP, &e4), 0);
 }
 
+static unsigned lock_calls;
+
+static void count_lock_call(void *ctx)
+{
+    (void)ctx;
+    lock_calls++;
+}
+
+static void test_tern_netreg_sole__one_matching_entry_and_no_lock(void **state)
+{
+    (void)state;
+    tern_netreg_t reg;
+    tern_netreg_init(&reg, NULL);
+    assert_null(tern_netreg_sole(&reg, TERN_NETTYPE_UDP, 80)); /* empty */
+    assert_int_equal(tern_netreg_register(&reg, TERN_NETTYPE_UDP, &e1), 0);
+    assert_ptr_equal(tern_netreg_sole(&reg, TERN_NETTYPE_UDP, 80), &m1.module);
+    assert_null(tern_netreg_sole(&reg, TERN_NETTYPE_UDP, 443)); /* does not match */
+    assert_null(tern_netreg_sole(&reg, TERN_NETTYPE_UDP, TERN_NETREG_DEMUX_CTX_ALL)); /* ALL finds ALL only */
+    assert_int_equal(tern_netreg_register(&reg, TERN_NETTYPE_UDP, &e2), 0);
+    assert_null(tern_netreg_sole(&reg, TERN_NETTYPE_UDP, 80)); /* not the only entry */
+    assert_int_equal(tern_netreg_register(&reg, TERN_NETTYPE_IPV6, &e3), 0);
+    assert_ptr_equal(tern_netreg_sole(&reg, TERN_NETTYPE_IPV6, 7), &m3.module);
+    assert_ptr_equal(tern_netreg_sole(&reg, TERN_NETTYPE_IPV6, TERN_NETREG_DEMUX_CTX_ALL), &m3.module);
+
+    /* A lock without functions is none; one with functions sends the caller
+     * to tern_netreg_collect(), which takes it. */
+    const tern_lock_t noop = { NULL, NULL, NULL };
+    reg.lock = &noop;
+    assert_true(tern_lock_is_noop(&noop));
+    assert_ptr_equal(tern_netreg_sole(&reg, TERN_NETTYPE_IPV6, 7), &m3.module);
+    const tern_lock_t real = { count_lock_call, count_lock_call, NULL };
+    reg.lock = &real;
+    assert_false(tern_lock_is_noop(&real));
+    lock_calls = 0;
+    assert_null(tern_netreg_sole(&reg, TERN_NETTYPE_IPV6, 7));
+    assert_int_equal(lock_calls, 0);
+    tern_module_t *out[2];
+    assert_int_equal(tern_netreg_collect(&reg, TERN_NETTYPE_IPV6, 7, out, 2), 1);
+    assert_ptr_equal(out[0], &m3.module);
+    assert_int_equal(lock_calls, 2);
+    reg.lock = NULL;
+    assert_int_equal(tern_netreg_collect(&reg, TERN_NETTYPE_UDP, 80, out, 2), 1);
+    assert_int_equal(lock_calls, 2);
+}
+
 static void test_tern_netreg_register__twice_is_refused(void **state)
 {
     (void)state;
@@ -165,6 +210,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_netreg_lookup__context_and_all, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_collect__copies_in_registration_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_collect_exact__without_all_entries, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_netreg_sole__one_matching_entry_and_no_lock, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_register__twice_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_register__invalid_arguments, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netreg_unregister__removes_only_that_entry, setup, teardown),
