@@ -15,8 +15,10 @@
  * has a count equal to the sum of its holders.
  *
  * Thread safety: every function takes the lock given to tern_pktbuf_init()
- * around its changes to the arena and to reference counts. Writing a snip's
- * bytes is only allowed on snips the caller holds alone (see start_write).
+ * around its changes to the arena and to reference counts (not where it only
+ * looks at or changes snips of count 1, which are their caller's alone: see
+ * src/core/pktbuf.c). Writing a snip's bytes is only allowed on snips the
+ * caller holds alone (see start_write).
  *
  * Exhaustion is a normal event: allocating functions return NULL (or -ENOMEM),
  * leave their inputs unchanged, and count the failure in the statistics.

@@ -37,7 +37,15 @@
  * Locking: every public function that reads or changes the arena, a reference
  * count or a list takes pb->lock exactly once; the *_locked helpers below
  * assume it is held and never call a locking public function (the lock is not
- * recursive). Report hooks (release_error) run without it.
+ * recursive). Report hooks (release_error) run without it. The exception are
+ * the usual paths that touch only snips whose count is 1: such a snip is its
+ * caller's alone, and no one else can come to share it (that takes a
+ * reference the caller would have to give), so reading its count, its next,
+ * or changing its own data range without giving units back takes no lock:
+ * start_write() of a private head, start_write_upto() through private snips,
+ * trim_front() keeping the bytes as lead, realloc_data() within the last
+ * unit. Their other paths take the lock once, in a function of their own (the
+ * usual path then saves no registers for it).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -708,11 +716,9 @@ int tern_pktbuf_trim_front(tern_pktbuf_t *pb, tern_pkt_t *pkt, size_t size)
     return 0;
 }
 
-tern_pkt_t *tern_pktbuf_start_write(tern_pktbuf_t *pb, tern_pkt_t *pkt)
+/** tern_pktbuf_start_write() of a shared head (kept apart: the usual call takes no lock and saves no registers). */
+__attribute__((noinline)) static tern_pkt_t *start_write_locking(tern_pktbuf_t *pb, tern_pkt_t *pkt)
 {
-    if (pb == NULL || pkt == NULL) {
-        return NULL;
-    }
     tern_lock_acquire(pb->lock);
     tern_pkt_t *head = pkt;
     if (pkt->users > 1) {
@@ -725,6 +731,20 @@ tern_pkt_t *tern_pktbuf_start_write(tern_pktbuf_t *pb, tern_pkt_t *pkt)
     return head;
 }
 
+tern_pkt_t *tern_pktbuf_start_write(tern_pktbuf_t *pb, tern_pkt_t *pkt)
+{
+    if (pb == NULL || pkt == NULL) {
+        return NULL;
+    }
+    /* users 1: the caller holds the head alone, and no one else can come to
+     * share it meanwhile (as the interface's own check before it calls here):
+     * nothing to copy, no lock. Anything else is decided under the lock. */
+    if (pkt->users == 1) {
+        return pkt;
+    }
+    return start_write_locking(pb, pkt);
+}
+
 /**
  * Two passes under one lock, so that exhaustion changes nothing: first every
  * duplicate is allocated (chained through their own next fields), then they
@@ -735,13 +755,6 @@ tern_pkt_t *tern_pktbuf_start_write(tern_pktbuf_t *pb, tern_pkt_t *pkt)
  */
 static tern_pkt_t *start_write_upto_locked(tern_pktbuf_t *pb, tern_pkt_t *pkt, tern_nettype_t type)
 {
-    /* The usual case first, in one walk: every snip up to the target is
-     * private already, so nothing is copied or relinked. */
-    for (const tern_pkt_t *snip = pkt; snip != NULL && snip->users <= 1; snip = snip->next) {
-        if (snip->type == type) {
-            return pkt;
-        }
-    }
     tern_pkt_t *target = tern_pkt_search_type(pkt, type);
     if (target == NULL) {
         return NULL;
@@ -794,15 +807,31 @@ static tern_pkt_t *start_write_upto_locked(tern_pktbuf_t *pb, tern_pkt_t *pkt, t
     return head;
 }
 
+/** start_write_upto_locked() under the lock (kept apart, as start_write_locking()). */
+__attribute__((noinline)) static tern_pkt_t *start_write_upto_locking(tern_pktbuf_t *pb, tern_pkt_t *pkt,
+                                                                       tern_nettype_t type)
+{
+    tern_lock_acquire(pb->lock);
+    tern_pkt_t *head = start_write_upto_locked(pb, pkt, type);
+    tern_lock_release(pb->lock);
+    return head;
+}
+
 tern_pkt_t *tern_pktbuf_start_write_upto(tern_pktbuf_t *pb, tern_pkt_t *pkt, tern_nettype_t type)
 {
     if (pb == NULL || pkt == NULL) {
         return NULL;
     }
-    tern_lock_acquire(pb->lock);
-    tern_pkt_t *head = start_write_upto_locked(pb, pkt, type);
-    tern_lock_release(pb->lock);
-    return head;
+    /* The usual case, in one walk without the lock: every snip up to the
+     * target has users 1, so each is the caller's alone (no one else can
+     * come to share it, or change its next), and nothing is copied or
+     * relinked. A shared snip on the way is dealt with under the lock. */
+    for (const tern_pkt_t *snip = pkt; snip != NULL && snip->users == 1; snip = snip->next) {
+        if (snip->type == type) {
+            return pkt;
+        }
+    }
+    return start_write_upto_locking(pb, pkt, type);
 }
 
 /** tern_pktbuf_realloc_data() beyond its shrink within the last unit (kept apart: that one saves no registers). */

@@ -1939,15 +1939,31 @@ static void test_pktbuf_lock__taken_once_per_call(void **state)
         assert_int_equal(f->probe.depth, 0);          \
         n = f->probe.acquired;                        \
     } while (0)
+/* Only snips of count 1 looked at or changed (src/core/pktbuf.c, Locking). */
+#define NONE(call)                                \
+    do {                                          \
+        call;                                     \
+        assert_int_equal(f->probe.acquired, n);  \
+        assert_int_equal(f->probe.depth, 0);      \
+    } while (0)
     tern_pkt_t *orig = NULL;
     tern_pkt_t *pkt = NULL;
     tern_pkt_t *hdr = NULL;
+    tern_pkt_t *same = NULL;
     ONCE(orig = tern_pktbuf_add(&f->pb, NULL, NULL, 64, TERN_NETTYPE_UNDEF));
     ONCE(assert_int_equal(tern_pktbuf_hold(&f->pb, orig, 1), 0));
-    ONCE(pkt = tern_pktbuf_start_write(&f->pb, orig));
+    ONCE(pkt = tern_pktbuf_start_write(&f->pb, orig)); /* shared: copied */
     ONCE(tern_pktbuf_release(&f->pb, orig));
+    NONE(same = tern_pktbuf_start_write(&f->pb, pkt)); /* private already */
+    assert_ptr_equal(same, pkt);
+    NONE(assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 8), 0)); /* kept as lead */
     ONCE(hdr = tern_pktbuf_mark(&f->pb, pkt, 8, TERN_NETTYPE_UDP));
-    ONCE(pkt = tern_pktbuf_start_write_upto(&f->pb, pkt, TERN_NETTYPE_UDP));
+    ONCE(assert_int_equal(tern_pktbuf_trim_front(&f->pb, pkt, 8), 0)); /* a unit given back */
+    NONE(same = tern_pktbuf_start_write_upto(&f->pb, pkt, TERN_NETTYPE_UDP)); /* all private */
+    assert_ptr_equal(same, pkt);
+    ONCE(assert_int_equal(tern_pktbuf_hold(&f->pb, hdr, 1), 0));
+    ONCE(pkt = tern_pktbuf_start_write_upto(&f->pb, pkt, TERN_NETTYPE_UDP)); /* hdr shared: copied */
+    ONCE(tern_pktbuf_release(&f->pb, hdr)); /* the other holder's reference */
     ONCE(assert_int_equal(tern_pktbuf_realloc_data(&f->pb, pkt, 100), 0));
     ONCE(assert_int_equal(tern_pktbuf_merge(&f->pb, pkt), 0));
     ONCE(hdr = tern_pktbuf_add(&f->pb, NULL, NULL, 4, TERN_NETTYPE_UDP));
@@ -1962,6 +1978,7 @@ static void test_pktbuf_lock__taken_once_per_call(void **state)
     n = f->probe.acquired;
     ONCE(tern_pktbuf_release(&f->pb, pkt));
 #undef ONCE
+#undef NONE
     (void)tern_pktbuf_contains(&f->pb, pkt); /* reads constant fields: no lock */
     assert_int_equal(f->probe.acquired, n);
 }
