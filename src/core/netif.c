@@ -60,8 +60,10 @@ const tern_netif_link_t tern_netif_link_raw = {
 
 /* ------------------------------------------------------------ receive */
 
-/* Read one pending frame from the device and hand it up. */
-static void netif_receive_frame(tern_netif_t *netif)
+/* Read one pending frame from the device and hand it up. Not inlined into
+ * netif_event_cb(): the device's other events (the interrupt's post, a sent
+ * frame's outcome), as frequent, would pay for its registers. */
+__attribute__((noinline)) static void netif_receive_frame(tern_netif_t *netif)
 {
     tern_netdev_t *dev = netif->dev;
     tern_stack_t *stack = netif->module.stack;
