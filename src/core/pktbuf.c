@@ -316,27 +316,15 @@ static tern_pkt_t *snip_init(tern_pktbuf_t *pb, uint32_t desc, void *data, size_
     return snip;
 }
 
-/**
- * Allocate a descriptor and @p size bytes of (uninitialised) data.
- * @return the snip with users 1, next NULL, type UNDEF; NULL if out of memory
- *         (nothing stays allocated then).
- */
-static tern_pkt_t *snip_alloc(tern_pktbuf_t *pb, size_t size)
+/** snip_alloc() when no free chunk holds both: the descriptor and the data each where it fits. */
+__attribute__((noinline)) static tern_pkt_t *snip_alloc_apart(tern_pktbuf_t *pb, size_t size)
 {
-    void *data = NULL;
-    /* The descriptor and the data from one chunk when one holds both (one walk
-     * of the free list, not two): still two ranges, each freed on its own
-     * (range ownership). Else each where it fits. */
-    uint32_t desc = (size != 0) ? arena_try_alloc(pb, DESC_BYTES + unit_ceil((uint32_t)size)) : NO_CHUNK;
-    if (desc != NO_CHUNK) {
-        data = pb->arena + desc + DESC_BYTES;
-    } else {
-        desc = arena_alloc(pb, DESC_BYTES);
-    }
+    uint32_t desc = arena_alloc(pb, DESC_BYTES);
     if (desc == NO_CHUNK) {
         return NULL;
     }
-    if (size != 0 && data == NULL) {
+    void *data = NULL;
+    if (size != 0) {
         uint32_t offset = arena_alloc(pb, unit_ceil((uint32_t)size));
         if (offset == NO_CHUNK) {
             arena_free(pb, desc, DESC_BYTES);
@@ -345,6 +333,25 @@ static tern_pkt_t *snip_alloc(tern_pktbuf_t *pb, size_t size)
         data = pb->arena + offset;
     }
     return snip_init(pb, desc, data, size);
+}
+
+/**
+ * Allocate a descriptor and @p size bytes of (uninitialised) data: from one
+ * chunk when one holds both (one walk of the free list, not two; still two
+ * ranges, each freed on its own: range ownership), else apart. Inline: its
+ * usual case is one call of arena_try_alloc().
+ * @return the snip with users 1, next NULL, type UNDEF; NULL if out of memory
+ *         (nothing stays allocated then).
+ */
+static inline tern_pkt_t *snip_alloc(tern_pktbuf_t *pb, size_t size)
+{
+    if (size != 0) {
+        uint32_t desc = arena_try_alloc(pb, DESC_BYTES + unit_ceil((uint32_t)size));
+        if (desc != NO_CHUNK) {
+            return snip_init(pb, desc, pb->arena + desc + DESC_BYTES, size);
+        }
+    }
+    return snip_alloc_apart(pb, size);
 }
 
 /** A private copy of @p orig (data, type and next), users 1; NULL if out of memory. */
