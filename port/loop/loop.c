@@ -243,14 +243,24 @@ static bool loop_hand_off_begin(tern_executor_t *ex, tern_module_t *to, tern_mod
     return true;
 }
 
+/** loop_hand_off_end() on a loop with a platform: current under the queue lock. */
+__attribute__((noinline)) static void shared_hand_off_end(tern_loop_t *loop, tern_module_t *sender)
+{
+    tern_lock_acquire(queue_lock(loop));
+    loop->current = sender;
+    tern_lock_release(queue_lock(loop));
+}
+
 static void loop_hand_off_end(tern_executor_t *ex, tern_module_t *to, tern_module_t *sender)
 {
     tern_loop_t *loop = loop_of(ex);
     loop->depth--;
     to->running--;
-    tern_lock_acquire(queue_lock(loop));
-    loop->current = sender;
-    tern_lock_release(queue_lock(loop));
+    if (loop->platform != NULL) {
+        shared_hand_off_end(loop, sender);
+        return;
+    }
+    loop->current = sender; /* one thread: everything is the loop's */
 }
 
 /**
