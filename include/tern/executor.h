@@ -69,6 +69,8 @@ typedef struct {
      * message's sender); the caller must then run to->handle() at once and
      * call hand_off_end() with the same @p sender when it returns (netapi
      * does). Only the event loop implements it.
+     * @pre @p to is attached to @p ex (to->exec == ex; netapi takes @p ex from
+     *      there), so an implementation need not check it.
      */
     bool (*hand_off_begin)(tern_executor_t *ex, tern_module_t *to, tern_module_t **sender);
     /** End the hand-off begun by hand_off_begin(): @p sender runs again. */

@@ -190,11 +190,14 @@ static int loop_call(tern_executor_t *ex, tern_module_t *to, tern_msg_t *msg)
 }
 
 #if TERN_CONF_LOOP_HANDOFF_DEPTH > 0
-/** The hand-off conditions besides the caller's context (see the file comment). */
-static bool hand_off_now(const tern_loop_t *loop, const tern_executor_t *ex, const tern_module_t *to)
+/**
+ * The hand-off conditions besides the caller's context (see the file
+ * comment). @p to is attached to the loop (tern_executor_ops_t::hand_off_begin).
+ */
+static bool hand_off_now(const tern_loop_t *loop, const tern_module_t *to)
 {
     return loop->current != NULL && loop->depth < TERN_CONF_LOOP_HANDOFF_DEPTH && loop->pending == 0u &&
-           !loop->stopped && to->exec == ex && to->running == 0u && to->queue.count == 0u;
+           !loop->stopped && to->running == 0u && to->queue.count == 0u;
 }
 
 /** @p to runs from here on, nested in the caller's handler (counted as run_handler() does). */
@@ -215,14 +218,14 @@ static void hand_off_enter(tern_loop_t *loop, tern_module_t *to, tern_module_t *
  * runner, which the caller then is. (Not inlined, so that the
  * single-threaded path stays short: no registers to save.)
  */
-__attribute__((noinline)) static bool shared_hand_off_begin(tern_loop_t *loop, const tern_executor_t *ex,
-                                                            tern_module_t *to, tern_module_t **sender)
+__attribute__((noinline)) static bool shared_hand_off_begin(tern_loop_t *loop, tern_module_t *to,
+                                                            tern_module_t **sender)
 {
     if (!in_runner(loop)) {
         return false;
     }
     tern_lock_acquire(queue_lock(loop));
-    bool now = hand_off_now(loop, ex, to);
+    bool now = hand_off_now(loop, to);
     if (now) {
         hand_off_enter(loop, to, sender);
     }
@@ -234,9 +237,9 @@ static bool loop_hand_off_begin(tern_executor_t *ex, tern_module_t *to, tern_mod
 {
     tern_loop_t *loop = loop_of(ex);
     if (loop->platform != NULL) {
-        return shared_hand_off_begin(loop, ex, to, sender);
+        return shared_hand_off_begin(loop, to, sender);
     }
-    if (!hand_off_now(loop, ex, to)) { /* one thread: everything is the loop's */
+    if (!hand_off_now(loop, to)) { /* one thread: everything is the loop's */
         return false;
     }
     hand_off_enter(loop, to, sender);
