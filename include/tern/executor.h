@@ -60,19 +60,21 @@ typedef struct {
     /**
      * Optional (NULL: never; then also hand_off_end). Begin a hand-off: may
      * a packet message for @p to run now, as a direct call of its handler
-     * from the caller, instead of being queued? True only when the order of
+     * from the caller, instead of being queued? Yes only when the order of
      * handling stays the one queuing would give: the caller is a handler on
      * the executor's own thread, nothing is queued anywhere, @p to is not on
      * the call stack already and the nesting bound
-     * (TERN_CONF_LOOP_HANDOFF_DEPTH) is not reached. On true, @p to is the
-     * running module from here on and *@p sender the module that was (the
-     * message's sender); the caller must then run to->handle() at once and
-     * call hand_off_end() with the same @p sender when it returns (netapi
-     * does). Only the event loop implements it.
+     * (TERN_CONF_LOOP_HANDOFF_DEPTH) is not reached. If so, @p to is the
+     * running module from here on; the caller must then run to->handle() at
+     * once and call hand_off_end() with the returned sender when it returns
+     * (netapi does). Only the event loop implements it.
      * @pre @p to is attached to @p ex (to->exec == ex; netapi takes @p ex from
      *      there), so an implementation need not check it.
+     * @return the module that was running (the message's sender, never NULL:
+     *         only a handler hands off) when the hand-off begins; NULL when
+     *         the message must be posted instead.
      */
-    bool (*hand_off_begin)(tern_executor_t *ex, tern_module_t *to, tern_module_t **sender);
+    tern_module_t *(*hand_off_begin)(tern_executor_t *ex, tern_module_t *to);
     /** End the hand-off begun by hand_off_begin(): @p sender runs again. */
     void (*hand_off_end)(tern_executor_t *ex, tern_module_t *to, tern_module_t *sender);
     /**

@@ -200,14 +200,18 @@ static bool hand_off_now(const tern_loop_t *loop, const tern_module_t *to)
            !loop->stopped && to->running == 0u && to->queue.count == 0u;
 }
 
-/** @p to runs from here on, nested in the caller's handler (counted as run_handler() does). */
-static void hand_off_enter(tern_loop_t *loop, tern_module_t *to, tern_module_t **sender)
+/**
+ * @p to runs from here on, nested in the caller's handler (counted as
+ * run_handler() does). @return the module that ran (the sender).
+ */
+static tern_module_t *hand_off_enter(tern_loop_t *loop, tern_module_t *to)
 {
-    *sender = loop->current;
+    tern_module_t *sender = loop->current;
     loop->current = to;
     to->running++;
     loop->depth++;
     loop->handoffs++;
+    return sender;
 }
 
 /**
@@ -218,32 +222,30 @@ static void hand_off_enter(tern_loop_t *loop, tern_module_t *to, tern_module_t *
  * runner, which the caller then is. (Not inlined, so that the
  * single-threaded path stays short: no registers to save.)
  */
-__attribute__((noinline)) static bool shared_hand_off_begin(tern_loop_t *loop, tern_module_t *to,
-                                                            tern_module_t **sender)
+__attribute__((noinline)) static tern_module_t *shared_hand_off_begin(tern_loop_t *loop, tern_module_t *to)
 {
     if (!in_runner(loop)) {
-        return false;
+        return NULL;
     }
+    tern_module_t *sender = NULL;
     tern_lock_acquire(queue_lock(loop));
-    bool now = hand_off_now(loop, to);
-    if (now) {
-        hand_off_enter(loop, to, sender);
+    if (hand_off_now(loop, to)) {
+        sender = hand_off_enter(loop, to);
     }
     tern_lock_release(queue_lock(loop));
-    return now;
+    return sender;
 }
 
-static bool loop_hand_off_begin(tern_executor_t *ex, tern_module_t *to, tern_module_t **sender)
+static tern_module_t *loop_hand_off_begin(tern_executor_t *ex, tern_module_t *to)
 {
     tern_loop_t *loop = loop_of(ex);
     if (loop->platform != NULL) {
-        return shared_hand_off_begin(loop, to, sender);
+        return shared_hand_off_begin(loop, to);
     }
     if (!hand_off_now(loop, to)) { /* one thread: everything is the loop's */
-        return false;
+        return NULL;
     }
-    hand_off_enter(loop, to, sender);
-    return true;
+    return hand_off_enter(loop, to);
 }
 
 /** loop_hand_off_end() on a loop with a platform: current under the queue lock. */

@@ -89,8 +89,8 @@ static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, te
 {
     tern_msg_t msg = { .type = type, .sender = NULL, .content.pkt = pkt };
     tern_executor_t *ex = attached(to) ? to->exec : NULL;
-    tern_module_t *sender;
-    if (ex != NULL && ex->ops->hand_off_begin != NULL && ex->ops->hand_off_begin(ex, to, &sender)) {
+    tern_module_t *sender = (ex != NULL && ex->ops->hand_off_begin != NULL) ? ex->ops->hand_off_begin(ex, to) : NULL;
+    if (sender != NULL) {
         /* The executor would run @p to next anyway: run it now (see
          * tern_executor_ops_t::hand_off_begin). The hop is traced before the
          * handler runs, so the ring keeps the order in which hops happen. */
