@@ -9,6 +9,7 @@
 
 #include "tern/netapi.h"
 #include "tern/stack.h"
+#include "trace_internal.h"
 
 /* Trace helpers: the packet is summarised before it is handed over, because
  * afterwards it belongs to the receiver (on another thread, perhaps). */
@@ -40,8 +41,23 @@ __attribute__((always_inline)) static inline void trace_record(tern_module_t *to
         tern_lock_release(tern_stack_lock(stack));
     }
 }
+/* trace_record() of a hand-off, inlined: the sender is known (never NULL)
+ * and the result is 0, so the entry is written without a call and without
+ * the checks tern_trace_record() makes for any caller. */
+__attribute__((always_inline)) static inline void trace_hand_off(tern_module_t *to, tern_module_t *sender,
+                                                                const tern_msg_t *msg)
+{
+    tern_stack_t *stack = to->stack;
+    if (stack->trace.enabled) {
+        uint64_t now = tern_executor_now(to->exec);
+        tern_lock_acquire(tern_stack_lock(stack));
+        tern_trace_describe_in_place(tern_trace_next_slot(&stack->trace), now, sender, to, msg, 0);
+        tern_lock_release(tern_stack_lock(stack));
+    }
+}
 #else
 #define TRACE_DESCRIBE(entry, to, msg) ((void)(entry))
+#define trace_hand_off(to, sender, msg) ((void)(to), (void)(sender), (void)(msg))
 #define trace_push(to, entry, result) ((void)(to), (void)(entry), (void)(result))
 #define trace_record(to, msg, result) ((void)(to), (void)(msg), (void)(result))
 #endif
@@ -95,7 +111,7 @@ static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, te
          * tern_executor_ops_t::hand_off_begin). The hop is traced before the
          * handler runs, so the ring keeps the order in which hops happen. */
         msg.sender = sender;
-        trace_record(to, &msg, 0);
+        trace_hand_off(to, sender, &msg);
         (void)to->handle(to, &msg);
         ex->ops->hand_off_end(ex, to, sender);
         return 0;

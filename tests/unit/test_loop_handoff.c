@@ -248,6 +248,60 @@ static void test_handoff__hops_are_traced_in_the_order_they_happen(void **state)
 #endif
 }
 
+/* The packet summary of a hop, recorded in place in the ring (the hand-off
+ * writes its entry without a copy): every field written, so nothing of the
+ * slot's old bytes shows through; metadata snips counted but not their bytes;
+ * the first four types kept, the others zero. */
+static void test_handoff__hop_entry_describes_the_packet(void **state)
+{
+    (void)state;
+#if TERN_CONF_TRACE
+    memset(stack.trace.ring, 0xAA, sizeof(stack.trace.ring));
+    chain(0, 1);
+    /* [NETIF, IPV6 40, UDP 8, payload 3, NETERR, UNDEF 2]: six snips, 53 bytes. */
+    tern_pkt_t *pkt = tern_pktbuf_add(&stack.pktbuf, NULL, "xy", 2, TERN_NETTYPE_UNDEF);
+    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, NULL, 16, TERN_NETTYPE_NETERR);
+    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, "abc", 3, TERN_NETTYPE_UNDEF);
+    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, NULL, 8, TERN_NETTYPE_UDP);
+    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, NULL, 40, TERN_NETTYPE_IPV6);
+    pkt = tern_pktbuf_add(&stack.pktbuf, pkt, NULL, 12, TERN_NETTYPE_NETIF);
+    assert_non_null(pkt);
+    assert_int_equal(tern_netapi_send(&relays[0].module, pkt), 0);
+    tern_vclock_advance_to(&vclock, 1000042);
+    assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+    /* A two-snip packet next: its entry's last two types are zero. */
+    chain(0, 1);
+    tern_pkt_t *small = tern_pktbuf_add(&stack.pktbuf, NULL, "z", 1, TERN_NETTYPE_UNDEF);
+    small = tern_pktbuf_add(&stack.pktbuf, small, NULL, 8, TERN_NETTYPE_UDP);
+    assert_non_null(small);
+    assert_int_equal(tern_netapi_send(&relays[0].module, small), 0);
+    assert_int_equal(tern_executor_run_until_idle(&loop.base), 0);
+
+    assert_int_equal(tern_trace_count(&stack.trace), 4);
+    tern_trace_entry_t e;
+    assert_int_equal(tern_trace_get(&stack.trace, 1, &e), 0); /* a -> b */
+    assert_int_equal(e.time_us, 1000042);
+    assert_string_equal(e.from, "a");
+    assert_string_equal(e.to, "b");
+    assert_int_equal(e.msg_type, TERN_MSG_SND);
+    assert_int_equal(e.result, 0);
+    assert_int_equal(e.nsnips, 6);
+    assert_int_equal(e.pkt_len, 40 + 8 + 3 + 2);
+    const uint8_t types[TERN_TRACE_TYPES] = { TERN_NETTYPE_NETIF, TERN_NETTYPE_IPV6, TERN_NETTYPE_UDP,
+                                              TERN_NETTYPE_UNDEF };
+    assert_memory_equal(e.types, types, sizeof(types));
+    assert_int_equal(tern_trace_get(&stack.trace, 3, &e), 0); /* a -> b, the small one */
+    assert_string_equal(e.from, "a");
+    assert_int_equal(e.nsnips, 2);
+    assert_int_equal(e.pkt_len, 9);
+    const uint8_t small_types[TERN_TRACE_TYPES] = { TERN_NETTYPE_UDP, TERN_NETTYPE_UNDEF, 0, 0 };
+    assert_memory_equal(e.types, small_types, sizeof(small_types));
+    assert_int_equal(e.result, 0);
+#else
+    skip();
+#endif
+}
+
 static void test_handoff__with_a_platform_the_loop_thread_hands_off(void **state)
 {
     (void)state;
@@ -410,6 +464,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_handoff__nesting_is_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_handoff__hops_are_traced_in_the_order_they_happen, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_handoff__hop_entry_describes_the_packet, setup, teardown),
         cmocka_unit_test_setup_teardown(test_handoff__with_a_platform_the_loop_thread_hands_off, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_handoff__with_a_platform_other_threads_post, setup, teardown),
