@@ -11,55 +11,42 @@
 #include "tern/stack.h"
 #include "trace_internal.h"
 
-/* Trace helpers: the packet is summarised before it is handed over, because
- * afterwards it belongs to the receiver (on another thread, perhaps). */
+/* Trace helpers. A hop is recorded before its message is handed over: the
+ * packet is summarised while it is still the sender's (afterwards it belongs
+ * to the receiver, on another thread perhaps), and the ring keeps the order
+ * in which hops happen. The entry is described in place in its ring slot
+ * (tern_trace_describe_in_place(), inlined: no call, no entry copied). */
 #if TERN_CONF_TRACE
-#define TRACE_DESCRIBE(entry, to, msg)                                                   \
-    do {                                                                                 \
-        if ((to)->stack->trace.enabled) {                                                \
-            tern_trace_describe(&(entry), tern_executor_now((to)->exec), (msg)->sender,  \
-                                (to), (msg));                                            \
-        }                                                                                \
-    } while (0)
-static void trace_push(tern_module_t *to, const tern_trace_entry_t *entry, int result)
+/* Record the hop of @p msg from @p from to @p to (either may be NULL) with
+ * @p result, in the trace of @p owner's stack at its executor's time.
+ * @return the entry's number for trace_correct(); 0 when nothing was recorded. */
+__attribute__((always_inline)) static inline uint32_t trace_record(tern_module_t *owner, const tern_module_t *from,
+                                                                  const tern_module_t *to, const tern_msg_t *msg,
+                                                                  int8_t result)
 {
-    tern_stack_t *stack = to->stack;
+    tern_stack_t *stack = owner->stack;
+    uint32_t number = 0;
     if (stack->trace.enabled) {
+        uint64_t now = tern_executor_now(owner->exec);
         tern_lock_acquire(tern_stack_lock(stack));
-        tern_trace_push(&stack->trace, entry, result);
+        tern_trace_describe_in_place(tern_trace_next_slot(&stack->trace), now, from, to, msg, result);
+        number = stack->trace.total;
         tern_lock_release(tern_stack_lock(stack));
     }
+    return number;
 }
-/* Describe and push in one step, in place in the ring (a hop whose result is known). */
-__attribute__((always_inline)) static inline void trace_record(tern_module_t *to, const tern_msg_t *msg, int result)
+/* The hop recorded as entry @p number (trace_record()) failed with @p result. */
+static void trace_correct(tern_module_t *owner, uint32_t number, int result)
 {
-    tern_stack_t *stack = to->stack;
-    if (stack->trace.enabled) {
-        uint64_t now = tern_executor_now(to->exec);
-        tern_lock_acquire(tern_stack_lock(stack));
-        tern_trace_record(&stack->trace, now, msg->sender, to, msg, result);
-        tern_lock_release(tern_stack_lock(stack));
-    }
-}
-/* trace_record() of a hand-off, inlined: the sender is known (never NULL)
- * and the result is 0, so the entry is written without a call and without
- * the checks tern_trace_record() makes for any caller. */
-__attribute__((always_inline)) static inline void trace_hand_off(tern_module_t *to, tern_module_t *sender,
-                                                                const tern_msg_t *msg)
-{
-    tern_stack_t *stack = to->stack;
-    if (stack->trace.enabled) {
-        uint64_t now = tern_executor_now(to->exec);
-        tern_lock_acquire(tern_stack_lock(stack));
-        tern_trace_describe_in_place(tern_trace_next_slot(&stack->trace), now, sender, to, msg, 0);
-        tern_lock_release(tern_stack_lock(stack));
-    }
+    tern_stack_t *stack = owner->stack;
+    tern_lock_acquire(tern_stack_lock(stack));
+    tern_trace_set_result(&stack->trace, number, result);
+    tern_lock_release(tern_stack_lock(stack));
 }
 #else
-#define TRACE_DESCRIBE(entry, to, msg) ((void)(entry))
-#define trace_hand_off(to, sender, msg) ((void)(to), (void)(sender), (void)(msg))
-#define trace_push(to, entry, result) ((void)(to), (void)(entry), (void)(result))
-#define trace_record(to, msg, result) ((void)(to), (void)(msg), (void)(result))
+#define trace_record(owner, from, to, msg, result) \
+    ((void)(owner), (void)(from), (void)(to), (void)(msg), (void)(result), 0u)
+#define trace_correct(owner, number, result) ((void)(owner), (void)(number), (void)(result))
 #endif
 
 void tern_netapi_trace_hop(tern_module_t *to, const tern_msg_t *msg, int result)
@@ -68,8 +55,7 @@ void tern_netapi_trace_hop(tern_module_t *to, const tern_msg_t *msg, int result)
     if (to == NULL || to->stack == NULL || to->exec == NULL || msg == NULL) {
         return;
     }
-    /* The result is known: described in place in the ring, no entry copied. */
-    trace_record(to, msg, result);
+    (void)trace_record(to, msg->sender, to, msg, tern_trace_result(result));
 #else
     (void)to;
     (void)msg;
@@ -90,10 +76,11 @@ int tern_netapi_post(tern_module_t *to, tern_msg_t *msg)
     if (msg->sender == NULL) {
         msg->sender = to->exec->ops->current(to->exec);
     }
-    tern_trace_entry_t entry;
-    TRACE_DESCRIBE(entry, to, msg);
+    uint32_t number = trace_record(to, msg->sender, to, msg, 0); /* as queued; corrected if not */
     int res = to->exec->ops->post(to->exec, to, msg);
-    trace_push(to, &entry, res);
+    if (res < 0) {
+        trace_correct(to, number, res);
+    }
     return res;
 }
 
@@ -108,10 +95,9 @@ static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, te
     tern_module_t *sender = (ex != NULL && ex->ops->hand_off_begin != NULL) ? ex->ops->hand_off_begin(ex, to) : NULL;
     if (sender != NULL) {
         /* The executor would run @p to next anyway: run it now (see
-         * tern_executor_ops_t::hand_off_begin). The hop is traced before the
-         * handler runs, so the ring keeps the order in which hops happen. */
+         * tern_executor_ops_t::hand_off_begin). */
         msg.sender = sender;
-        trace_hand_off(to, sender, &msg);
+        (void)trace_record(to, sender, to, &msg, 0);
         (void)to->handle(to, &msg);
         ex->ops->hand_off_end(ex, to, sender);
         return 0;
@@ -153,17 +139,15 @@ static int call_option(tern_module_t *to, uint16_t type, tern_netapi_opt_t *opt)
     }
     tern_msg_t msg = { .type = type, .sender = NULL, .content.opt = opt };
     msg.sender = to->exec->ops->current(to->exec);
-    tern_trace_entry_t entry;
-    TRACE_DESCRIBE(entry, to, &msg);
+    uint32_t number = trace_record(to, msg.sender, to, &msg, 0); /* corrected if it fails */
     int res = to->exec->ops->call(to->exec, to, &msg);
-    trace_push(to, &entry, res);
+    if (res < 0) {
+        trace_correct(to, number, res);
+    }
 #if TERN_CONF_TRACE
     /* The reply, as GNRC's ACK message: from the option's owner back to the caller. */
-    if (to->stack->trace.enabled) {
-        tern_msg_t ack = { .type = TERN_MSG_ACK, .sender = to, .content.value = 0 };
-        tern_trace_describe(&entry, tern_executor_now(to->exec), to, msg.sender, &ack);
-        trace_push(to, &entry, res);
-    }
+    tern_msg_t ack = { .type = TERN_MSG_ACK, .sender = to, .content.value = 0 };
+    (void)trace_record(to, to, msg.sender, &ack, tern_trace_result(res));
 #endif
     return res;
 }

@@ -97,7 +97,23 @@ static inline int8_t tern_trace_result(int result)
 {
     return (int8_t)((result < -128) ? -128 : (result > 0 ? 0 : result));
 }
-#endif
 
+/**
+ * Set the result of the entry numbered @p number (tern_trace_t::total just
+ * after it was recorded) to @p result, clamped as tern_trace_result(); nothing
+ * if @p number is 0 (nothing recorded) or the entry is no longer in the ring
+ * (overwritten or cleared meanwhile). Caller holds the stack lock.
+ */
+static inline void tern_trace_set_result(tern_trace_t *trace, uint32_t number, int result)
+{
+    /* How many entries came after it: it is held while fewer than count. */
+    uint32_t after = trace->total - number;
+    if (number == 0 || after >= tern_trace_count(trace)) {
+        return;
+    }
+    size_t i = ((size_t)trace->next + TERN_CONF_TRACE_LEN - 1u - after) % TERN_CONF_TRACE_LEN;
+    trace->ring[i].result = tern_trace_result(result);
+}
+#endif
 
 #endif /* TERN_TRACE_INTERNAL_H */

@@ -193,6 +193,83 @@ static void test_tern_trace_describe__long_packet_summary(void **state)
     tern_pktbuf_release(&stack.pktbuf, pkt);
 }
 
+/* A post is recorded as it is tried, before the receiver can run; one the
+ * executor refuses (queue full) keeps its error in the entry. */
+static void test_tern_trace_get__refused_post_keeps_its_error(void **state)
+{
+    (void)state;
+    if (!TERN_CONF_TRACE) {
+        skip();
+    }
+    static sink_t small;
+    sink_add(&stack, &small, "small", 5, 2, false);
+#if HARNESS_THREADED
+    sink_stall(&small); /* hold its thread so its queue fills */
+#endif
+    tern_trace_clear(&stack.trace);
+    for (unsigned i = 0; i < 3; i++) {
+        tern_msg_t msg = { .type = TERN_MSG_USER };
+        assert_int_equal(tern_netapi_post(&small.module, &msg), (i < 2) ? 0 : -ENOBUFS);
+    }
+    assert_int_equal(tern_trace_count(&stack.trace), 3);
+    for (unsigned i = 0; i < 3; i++) {
+        tern_trace_entry_t e;
+        assert_int_equal(tern_trace_get(&stack.trace, i, &e), 0);
+        assert_string_equal(e.to, "small");
+        assert_int_equal(e.result, (i < 2) ? 0 : -ENOBUFS);
+    }
+#if HARNESS_THREADED
+    sink_open_gate(&small);
+#endif
+    harness_run_until_idle();
+}
+
+/* A module whose GET handler posts more messages to itself than the ring
+ * holds, then fails: the GET's entry is gone by then. */
+static tern_module_t chatty;
+static tern_msg_t chatty_queue[128];
+
+static int chatty_handle(tern_module_t *self, tern_msg_t *msg)
+{
+    if (msg->type != TERN_MSG_GET) {
+        return 0;
+    }
+    for (unsigned i = 0; i < TERN_CONF_TRACE_LEN; i++) {
+        tern_msg_t note = { .type = TERN_MSG_USER };
+        assert_int_equal(tern_netapi_post(self, &note), 0);
+    }
+    return -ENOTSUP;
+}
+
+/* The error of a hop whose entry was overwritten meanwhile is not written
+ * into the slot's new entry. */
+static void test_tern_trace_get__error_of_an_overwritten_entry_is_dropped(void **state)
+{
+    (void)state;
+    if (!TERN_CONF_TRACE) {
+        skip();
+    }
+    _Static_assert(TERN_CONF_TRACE_LEN < 128, "chatty's queue holds a ring's worth of posts");
+    assert_int_equal(tern_module_init(&chatty, "chatty", 5, chatty_handle, NULL, chatty_queue, 128), 0);
+    assert_int_equal(tern_stack_add_module(&stack, &chatty), 0);
+    tern_trace_clear(&stack.trace);
+    uint8_t v;
+    assert_int_equal(tern_netapi_get(&chatty, TERN_NETOPT_CHANNEL, 0, &v, 1), -ENOTSUP);
+    /* GET, the posts, ACK: the GET and the first post have been overwritten. */
+    assert_int_equal(stack.trace.total, TERN_CONF_TRACE_LEN + 2);
+    for (unsigned i = 0; i + 1 < TERN_CONF_TRACE_LEN; i++) {
+        tern_trace_entry_t e;
+        assert_int_equal(tern_trace_get(&stack.trace, i, &e), 0);
+        assert_int_equal(e.msg_type, TERN_MSG_USER);
+        assert_int_equal(e.result, 0);
+    }
+    tern_trace_entry_t ack;
+    assert_int_equal(tern_trace_get(&stack.trace, TERN_CONF_TRACE_LEN - 1, &ack), 0);
+    assert_int_equal(ack.msg_type, TERN_MSG_ACK);
+    assert_int_equal(ack.result, -ENOTSUP);
+    harness_run_until_idle();
+}
+
 static void test_tern_msg_type_name__known_and_unknown(void **state)
 {
     (void)state;
@@ -211,6 +288,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_trace_record__in_place_every_field_written, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_trace_describe__long_packet_summary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_trace_push__disabled_and_cleared, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_trace_get__refused_post_keeps_its_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_trace_get__error_of_an_overwritten_entry_is_dropped, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_tern_msg_type_name__known_and_unknown, setup, teardown),
     };
     cmocka_set_message_output(CM_OUTPUT_STDOUT);
