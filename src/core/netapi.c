@@ -17,19 +17,20 @@
  * in which hops happen. The entry is described in place in its ring slot
  * (tern_trace_describe_in_place(), inlined: no call, no entry copied). */
 #if TERN_CONF_TRACE
-/* Record the hop of @p msg from @p from to @p to (either may be NULL) with
- * @p result, in the trace of @p owner's stack at its executor's time.
+/* Record the hop of a message of type @p type carrying @p pkt (or NULL) from
+ * @p from to @p to (either may be NULL) with @p result, in the trace of
+ * @p owner's stack at its executor's time.
  * @return the entry's number for trace_correct(); 0 when nothing was recorded. */
 __attribute__((always_inline)) static inline uint32_t trace_record(tern_module_t *owner, const tern_module_t *from,
-                                                                  const tern_module_t *to, const tern_msg_t *msg,
-                                                                  int8_t result)
+                                                                  const tern_module_t *to, uint16_t type,
+                                                                  const tern_pkt_t *pkt, int8_t result)
 {
     tern_stack_t *stack = owner->stack;
     uint32_t number = 0;
     if (stack->trace.enabled) {
         uint64_t now = tern_executor_now(owner->exec);
         tern_lock_acquire(tern_stack_lock(stack));
-        tern_trace_describe_in_place(tern_trace_next_slot(&stack->trace), now, from, to, msg, result);
+        tern_trace_describe_in_place(tern_trace_next_slot(&stack->trace), now, from, to, type, pkt, result);
         number = stack->trace.total;
         tern_lock_release(tern_stack_lock(stack));
     }
@@ -44,8 +45,8 @@ static void trace_correct(tern_module_t *owner, uint32_t number, int result)
     tern_lock_release(tern_stack_lock(stack));
 }
 #else
-#define trace_record(owner, from, to, msg, result) \
-    ((void)(owner), (void)(from), (void)(to), (void)(msg), (void)(result), 0u)
+#define trace_record(owner, from, to, type, pkt, result) \
+    ((void)(owner), (void)(from), (void)(to), (void)(type), (void)(pkt), (void)(result), 0u)
 #define trace_correct(owner, number, result) ((void)(owner), (void)(number), (void)(result))
 #endif
 
@@ -55,7 +56,7 @@ void tern_netapi_trace_hop(tern_module_t *to, const tern_msg_t *msg, int result)
     if (to == NULL || to->stack == NULL || to->exec == NULL || msg == NULL) {
         return;
     }
-    (void)trace_record(to, msg->sender, to, msg, tern_trace_result(result));
+    (void)trace_record(to, msg->sender, to, msg->type, tern_trace_msg_pkt(msg), tern_trace_result(result));
 #else
     (void)to;
     (void)msg;
@@ -76,7 +77,8 @@ int tern_netapi_post(tern_module_t *to, tern_msg_t *msg)
     if (msg->sender == NULL) {
         msg->sender = to->exec->ops->current(to->exec);
     }
-    uint32_t number = trace_record(to, msg->sender, to, msg, 0); /* as queued; corrected if not */
+    /* As queued; corrected if not. */
+    uint32_t number = trace_record(to, msg->sender, to, msg->type, tern_trace_msg_pkt(msg), 0);
     int res = to->exec->ops->post(to->exec, to, msg);
     if (res < 0) {
         trace_correct(to, number, res);
@@ -97,7 +99,7 @@ static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, te
         /* The executor would run @p to next anyway: run it now (see
          * tern_executor_ops_t::hand_off_begin). */
         msg.sender = sender;
-        (void)trace_record(to, sender, to, &msg, 0);
+        (void)trace_record(to, sender, to, type, pkt, 0);
         (void)to->handle(to, &msg);
         ex->ops->hand_off_end(ex, to, sender);
         return 0;
@@ -139,7 +141,7 @@ static int call_option(tern_module_t *to, uint16_t type, tern_netapi_opt_t *opt)
     }
     tern_msg_t msg = { .type = type, .sender = NULL, .content.opt = opt };
     msg.sender = to->exec->ops->current(to->exec);
-    uint32_t number = trace_record(to, msg.sender, to, &msg, 0); /* corrected if it fails */
+    uint32_t number = trace_record(to, msg.sender, to, type, NULL, 0); /* corrected if it fails */
     int res = to->exec->ops->call(to->exec, to, &msg);
     if (res < 0) {
         trace_correct(to, number, res);
@@ -147,7 +149,7 @@ static int call_option(tern_module_t *to, uint16_t type, tern_netapi_opt_t *opt)
 #if TERN_CONF_TRACE
     /* The reply, as GNRC's ACK message: from the option's owner back to the caller. */
     tern_msg_t ack = { .type = TERN_MSG_ACK, .sender = to, .content.value = 0 };
-    (void)trace_record(to, to, msg.sender, &ack, tern_trace_result(res));
+    (void)trace_record(to, to, msg.sender, ack.type, NULL, tern_trace_result(res));
 #endif
     return res;
 }

@@ -18,7 +18,7 @@ void tern_trace_init(tern_trace_t *trace)
 void tern_trace_describe(tern_trace_entry_t *entry, uint64_t now_us, const tern_module_t *from,
                          const tern_module_t *to, const tern_msg_t *msg)
 {
-    tern_trace_describe_in_place(entry, now_us, from, to, msg, 0);
+    tern_trace_describe_in_place(entry, now_us, from, to, msg->type, tern_trace_msg_pkt(msg), 0);
 }
 
 void tern_trace_push(tern_trace_t *trace, const tern_trace_entry_t *entry, int result)
@@ -44,7 +44,8 @@ void tern_trace_record(tern_trace_t *trace, uint64_t now_us, const tern_module_t
     if (!trace->enabled) {
         return;
     }
-    tern_trace_describe_in_place(tern_trace_next_slot(trace), now_us, from, to, msg, tern_trace_result(result));
+    tern_trace_describe_in_place(tern_trace_next_slot(trace), now_us, from, to, msg->type, tern_trace_msg_pkt(msg),
+                                 tern_trace_result(result));
 #else
     (void)trace;
     (void)now_us;

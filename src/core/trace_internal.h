@@ -27,20 +27,26 @@ static inline size_t tern_trace_snip_bytes(const tern_pkt_t *s)
 
 _Static_assert(TERN_TRACE_TYPES == 4, "tern_trace_describe_in_place() keeps four snip types");
 
+/** The packet of @p msg for its summary: SND and RCV carry one; NULL for the others. */
+static inline const tern_pkt_t *tern_trace_msg_pkt(const tern_msg_t *msg)
+{
+    return (msg->type == TERN_MSG_SND || msg->type == TERN_MSG_RCV) ? msg->content.pkt : NULL;
+}
+
 /**
  * tern_trace_describe() with the result, inlined where a hop is recorded
- * (tern_trace_record(), netapi's hand-off: no call per hop). The summary walks the packet once; the first
- * four snips are unrolled, each type stored as it is read (no index check
- * per snip, nothing kept in registers), the rest only counted. Every field is
- * written (no memset first): the ring slot of tern_trace_record() is
- * described in place.
+ * (tern_trace_record(), netapi: no call per hop), of a message of type
+ * @p type carrying @p pkt (tern_trace_msg_pkt(); netapi's packet hops pass
+ * theirs directly). The summary walks the packet once; the first four snips
+ * are unrolled, each type stored as it is read (no index check per snip,
+ * nothing kept in registers), the rest only counted. Every field is written
+ * (no memset first): a ring slot is described in place.
  */
 __attribute__((always_inline)) static inline void tern_trace_describe_in_place(tern_trace_entry_t *entry, uint64_t now_us,
                                                                               const tern_module_t *from,
-                                                                              const tern_module_t *to,
-                                                                              const tern_msg_t *msg, int8_t result)
+                                                                              const tern_module_t *to, uint16_t type,
+                                                                              const tern_pkt_t *pkt, int8_t result)
 {
-    uint16_t type = msg->type;
     entry->time_us = now_us;
     /* A device event has no sending module: name its origin. */
     entry->from = (from != NULL) ? from->name : (type == TERN_MSG_NETDEV) ? "device" : "-";
@@ -48,7 +54,7 @@ __attribute__((always_inline)) static inline void tern_trace_describe_in_place(t
     entry->msg_type = type;
     entry->result = result;
     memset(entry->types, 0, sizeof(entry->types));
-    const tern_pkt_t *s = (type == TERN_MSG_SND || type == TERN_MSG_RCV) ? msg->content.pkt : NULL;
+    const tern_pkt_t *s = pkt;
     size_t len = 0;
     unsigned n = 0;
     if (s != NULL) {
