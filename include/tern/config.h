@@ -75,7 +75,7 @@ _Static_assert(TERN_CONF_LOOP_HANDOFF_DEPTH >= 0 && TERN_CONF_LOOP_HANDOFF_DEPTH
 
 /**
  * Record every netapi hop in a ring buffer (1) or compile tracing out (0).
- * Cost when on: TERN_CONF_TRACE_LEN entries of 32 bytes per stack instance,
+ * Cost when on: TERN_CONF_TRACE_LEN entries of 32 bytes (40 on a 64-bit host) per stack instance,
  * and one ring write per hop.
  */
 #ifndef TERN_CONF_TRACE

@@ -39,7 +39,8 @@ typedef struct {
 #if TERN_CONF_TRACE
     tern_trace_entry_t ring[TERN_CONF_TRACE_LEN]; /**< entries */
 #endif
-    uint32_t total;         /**< entries ever recorded */
+    uint64_t total;         /**< entries ever recorded (64 bits: never wraps, so the
+                                 ring's fill level and the entries' numbers stay right) */
     uint16_t next;          /**< ring index the next entry goes to */
     bool enabled;           /**< recording on */
 } tern_trace_t;

@@ -21,12 +21,12 @@
  * @p from to @p to (either may be NULL) with @p result, in the trace of
  * @p owner's stack at its executor's time.
  * @return the entry's number for trace_correct(); 0 when nothing was recorded. */
-__attribute__((always_inline)) static inline uint32_t trace_record(tern_module_t *owner, const tern_module_t *from,
+__attribute__((always_inline)) static inline uint64_t trace_record(tern_module_t *owner, const tern_module_t *from,
                                                                   const tern_module_t *to, uint16_t type,
                                                                   const tern_pkt_t *pkt, int8_t result)
 {
     tern_stack_t *stack = owner->stack;
-    uint32_t number = 0;
+    uint64_t number = 0;
     if (stack->trace.enabled) {
         uint64_t now = tern_executor_now(owner->exec);
         tern_lock_acquire(tern_stack_lock(stack));
@@ -37,7 +37,7 @@ __attribute__((always_inline)) static inline uint32_t trace_record(tern_module_t
     return number;
 }
 /* The hop recorded as entry @p number (trace_record()) failed with @p result. */
-static void trace_correct(tern_module_t *owner, uint32_t number, int result)
+static void trace_correct(tern_module_t *owner, uint64_t number, int result)
 {
     tern_stack_t *stack = owner->stack;
     tern_lock_acquire(tern_stack_lock(stack));
@@ -78,7 +78,7 @@ int tern_netapi_post(tern_module_t *to, tern_msg_t *msg)
         msg->sender = to->exec->ops->current(to->exec);
     }
     /* As queued; corrected if not. */
-    uint32_t number = trace_record(to, msg->sender, to, msg->type, tern_trace_msg_pkt(msg), 0);
+    uint64_t number = trace_record(to, msg->sender, to, msg->type, tern_trace_msg_pkt(msg), 0);
     int res = to->exec->ops->post(to->exec, to, msg);
     if (res < 0) {
         trace_correct(to, number, res);
@@ -141,7 +141,7 @@ static int call_option(tern_module_t *to, uint16_t type, tern_netapi_opt_t *opt)
     }
     tern_msg_t msg = { .type = type, .sender = NULL, .content.opt = opt };
     msg.sender = to->exec->ops->current(to->exec);
-    uint32_t number = trace_record(to, msg.sender, to, type, NULL, 0); /* corrected if it fails */
+    uint64_t number = trace_record(to, msg.sender, to, type, NULL, 0); /* corrected if it fails */
     int res = to->exec->ops->call(to->exec, to, &msg);
     if (res < 0) {
         trace_correct(to, number, res);

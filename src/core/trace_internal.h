@@ -110,10 +110,10 @@ static inline int8_t tern_trace_result(int result)
  * if @p number is 0 (nothing recorded) or the entry is no longer in the ring
  * (overwritten or cleared meanwhile). Caller holds the stack lock.
  */
-static inline void tern_trace_set_result(tern_trace_t *trace, uint32_t number, int result)
+static inline void tern_trace_set_result(tern_trace_t *trace, uint64_t number, int result)
 {
     /* How many entries came after it: it is held while fewer than count. */
-    uint32_t after = trace->total - number;
+    uint64_t after = trace->total - number;
     if (number == 0 || after >= tern_trace_count(trace)) {
         return;
     }

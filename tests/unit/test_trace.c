@@ -105,6 +105,32 @@ static void test_tern_trace_push__ring_keeps_newest(void **state)
     assert_true(first.time_us <= last.time_us);
 }
 
+/* The number of entries ever recorded does not wrap at 2^32: past it the ring
+ * still shows all it holds, and a refused post's error still finds its entry. */
+static void test_tern_trace_count__full_ring_past_2_pow_32_records(void **state)
+{
+    (void)state;
+    if (!TERN_CONF_TRACE) {
+        skip();
+    }
+    for (unsigned i = 0; i < TERN_CONF_TRACE_LEN; i++) {
+        tern_msg_t msg = { .type = TERN_MSG_USER };
+        assert_int_equal(tern_netapi_post(&sink.module, &msg), 0);
+        harness_run_until_idle();
+    }
+    stack.trace.total = UINT32_MAX - 1u; /* as after four billion hops */
+    for (unsigned i = 0; i < 3; i++) {
+        tern_msg_t msg = { .type = (uint16_t)(TERN_MSG_USER + 7 + i) };
+        assert_int_equal(tern_netapi_post(&sink.module, &msg), 0);
+        harness_run_until_idle();
+    }
+    assert_true(stack.trace.total == (uint64_t)UINT32_MAX + 2u);
+    assert_int_equal(tern_trace_count(&stack.trace), TERN_CONF_TRACE_LEN);
+    tern_trace_entry_t last;
+    assert_int_equal(tern_trace_get(&stack.trace, TERN_CONF_TRACE_LEN - 1, &last), 0);
+    assert_int_equal(last.msg_type, TERN_MSG_USER + 9);
+}
+
 static void test_tern_trace_push__disabled_and_cleared(void **state)
 {
     (void)state;
@@ -287,6 +313,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_trace_push__ring_keeps_newest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_trace_record__in_place_every_field_written, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_trace_describe__long_packet_summary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_trace_count__full_ring_past_2_pow_32_records, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_trace_push__disabled_and_cleared, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_trace_get__refused_post_keeps_its_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_trace_get__error_of_an_overwritten_entry_is_dropped, setup,

@@ -127,9 +127,9 @@ static int cmd_trace(tern_shell_t *sh, int argc, char **argv)
     }
     tern_lock_acquire(lock);
     size_t count = tern_trace_count(trace);
-    uint32_t total = trace->total;
+    uint64_t total = trace->total;
     tern_lock_release(lock);
-    tern_shell_printf(sh, "trace: %lu hops recorded, last %lu shown%s\n", (unsigned long)total,
+    tern_shell_printf(sh, "trace: %llu hops recorded, last %lu shown%s\n", (unsigned long long)total,
                       (unsigned long)count, trace->enabled ? "" : " (recording off)");
     tern_shell_printf(sh, "%12s  %-10s    %-10s %-6s %-12s %s\n", "time/s", "from", "to", "msg",
                       "result", "packet");
