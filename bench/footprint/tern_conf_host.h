@@ -168,4 +168,8 @@
 /* 802.15.4 duplicate detection: the router and a few neighbours. */
 #define TERN_CONF_IEEE802154_DUP_SOURCES 4
 
+/* Code size before speed: the datagram path's shortcuts (config.h) are
+ * left out, every case takes the general code (same bytes on the wire). */
+#define TERN_CONF_FAST_PATHS 0
+
 #endif /* TERN_CONF_HOST_H */

@@ -53,4 +53,8 @@
  * FIB has already dropped, which those DAOs replace or its lifetime ends. */
 #define TERN_CONF_RPL_RPI_EVENTS 1
 
+/* Code size before speed: the datagram path's shortcuts (config.h) are
+ * left out, every case takes the general code (same bytes on the wire). */
+#define TERN_CONF_FAST_PATHS 0
+
 #endif /* TERN_CONF_ROUTER_H */

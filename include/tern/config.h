@@ -228,6 +228,27 @@ _Static_assert(TERN_CONF_IPV6_DCACHE == 0 || TERN_CONF_IPV6_DCACHE == 1, "TERN_C
 #endif
 _Static_assert(TERN_CONF_RPL == 0 || TERN_CONF_RPL == 1, "TERN_CONF_RPL must be 0 or 1");
 
+/**
+ * Speed-only fast paths (1), or the general code alone (0). Some hot spots
+ * of the datagram path have a shortcut for their usual case next to the
+ * general code that handles every case (e.g. the IPHC decoder's "both IIDs
+ * elided" header, the compressor's choice with context 0 alone): each gives
+ * exactly what the general code gives, only in fewer instructions. 0 leaves
+ * the shortcuts out and every case takes the general code: the same bytes
+ * on the wire, the same behaviour, more instructions per datagram (host,
+ * bench/traversal: +0.5 to +0.9 k for 8 bytes of UDP, +4.5 k for 1232 bytes
+ * in 14 frames). For images where code size matters more than speed (the
+ * footprint images, bench/footprint/tern_conf_*.h). Default 1. Saves about
+ * 1 KiB of code (Cortex-M3, each footprint image). No #if at the sites:
+ * `if (TERN_CONF_FAST_PATHS && ...)` folds away; the wire codecs that have
+ * shortcuts read it too (config.h holds options only, no stack state). The
+ * list: docs/BUILDING.md, feature switches.
+ */
+#ifndef TERN_CONF_FAST_PATHS
+#define TERN_CONF_FAST_PATHS 1
+#endif
+_Static_assert(TERN_CONF_FAST_PATHS == 0 || TERN_CONF_FAST_PATHS == 1, "TERN_CONF_FAST_PATHS must be 0 or 1");
+
 /* ---------------------------------------------------------------- netif */
 
 /** Longest link-layer address an interface can have, in bytes (EUI-64).

@@ -281,8 +281,9 @@ static uint64_t tables_scan(const tern_ipv6_t *ip)
  */
 static void reschedule(tern_ipv6_t *ip, bool rescan)
 {
-    uint32_t gen = tables_gen(ip);
-    if (rescan || gen != ip->tables_gen) {
+    /* (Without the fast paths, config.h: every call scans.) */
+    uint32_t gen = TERN_CONF_FAST_PATHS ? tables_gen(ip) : 0u;
+    if (!TERN_CONF_FAST_PATHS || rescan || gen != ip->tables_gen) {
         ip->tables_gen = gen;
         ip->tables_at_us = tables_scan(ip);
     }
@@ -376,7 +377,7 @@ static int choose_source(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, tern
     /* A single candidate is the source if it is eligible at all, preferred
      * or deprecated (§4: a link-scope destination's source must be on the
      * outgoing interface, as it is): the rules of §5 have nothing to order. */
-    int k = (n != 1u) ? tern_srcsel_choose(cands, n, dst, ipif->netif->index)
+    int k = (!TERN_CONF_FAST_PATHS || n != 1u) ? tern_srcsel_choose(cands, n, dst, ipif->netif->index)
             : (cands[0].state == TERN_IPV6_ADDR_PREFERRED || cands[0].state == TERN_IPV6_ADDR_DEPRECATED)
                 ? 0
                 : -EADDRNOTAVAIL;

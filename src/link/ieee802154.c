@@ -151,7 +151,7 @@ static int ieee802154_recv(tern_netif_t *netif, tern_pkt_t **pkt, tern_nettype_t
     tern_pkt_t *frame = *pkt;
     const uint8_t *data = frame->data;
     int hdr_len = mac->rx_mhr_len;
-    if (!rx_mhr_seen(mac, data, frame->size)) {
+    if (!TERN_CONF_FAST_PATHS || !rx_mhr_seen(mac, data, frame->size)) {
         hdr_len = rx_mhr_take(mac, frame);
         if (hdr_len < 0) {
             return hdr_len;
@@ -292,7 +292,7 @@ static int ieee802154_send(tern_netif_t *netif, tern_pkt_t **pkt)
      * the interface header's snip, which becomes the MHR: no snip allocated
      * per frame (the interface made it private; with TERN_CONF_L2ADDR_MAX 8
      * its 24 bytes hold the 23 of the longest MHR, so it only shrinks). */
-    if (!mhr_cached(mac, nh)) {
+    if (!TERN_CONF_FAST_PATHS || !mhr_cached(mac, nh)) {
         int res = mhr_build(mac, nh);
         if (res < 0) {
             return res;

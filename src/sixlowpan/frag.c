@@ -86,7 +86,7 @@ static int copy_range(const tern_pkt_t *pkt, size_t offset, uint8_t *out, size_t
 static int copy_headers(const tern_pkt_t *ip, uint8_t *out, size_t len)
 {
     const tern_pkt_t *next = ip->next;
-    if (len == IPV6_HDR_LEN + TERN_UDP_HDR_LEN && ip->size == IPV6_HDR_LEN && next != NULL &&
+    if (TERN_CONF_FAST_PATHS && len == IPV6_HDR_LEN + TERN_UDP_HDR_LEN && ip->size == IPV6_HDR_LEN && next != NULL &&
         next->type != TERN_NETTYPE_NETERR && next->size >= TERN_UDP_HDR_LEN) {
         memcpy(out, ip->data, IPV6_HDR_LEN);
         memcpy(out + IPV6_HDR_LEN, next->data, TERN_UDP_HDR_LEN);
@@ -262,7 +262,7 @@ typedef struct {
 /** Write the compressed headers of @p c to @p out (c->len bytes). @return 0; -EINVAL (cannot happen). */
 static int put_compressed(tern_sixlowpan_t *lowpan, const compressed_t *c, uint8_t *out)
 {
-    if (c->bytes != NULL) {
+    if (TERN_CONF_FAST_PATHS && c->bytes != NULL) {
         memcpy(out, c->bytes, c->len);
         return 0;
     }
@@ -498,7 +498,7 @@ static void send_datagram(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
     compressed_t c = { .link = &link, .hdrs_len = hdrs_len };
     size_t spare = sizeof(lowpan->scratch) - hdrs_len;
     int comp;
-    if (room > 0 && spare >= (size_t)room) {
+    if (TERN_CONF_FAST_PATHS && room > 0 && spare >= (size_t)room) {
         /* One compressor run, into the scratch after the headers; the frame
          * gets a copy. Compressed headers longer than a frame's payload are
          * never used (sent uncompressed in the FRAG1, RFC 6282 §2): the run

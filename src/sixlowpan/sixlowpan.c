@@ -207,7 +207,7 @@ static void reass_timer_rearm(tern_sixlowpan_t *lowpan)
  */
 static inline void reass_timer_update(tern_sixlowpan_t *lowpan, bool fired)
 {
-    if (fired || (uint8_t)lowpan->reass.deadline_gen != lowpan->reass_timer_gen) {
+    if (!TERN_CONF_FAST_PATHS || fired || (uint8_t)lowpan->reass.deadline_gen != lowpan->reass_timer_gen) {
         reass_timer_rearm(lowpan);
     }
 }
@@ -375,7 +375,7 @@ static void sixlowpan_receive(tern_sixlowpan_t *lowpan, tern_pkt_t *frame)
     /* A whole datagram in one frame, the usual case, starts with its IPHC
      * dispatch: no mesh, broadcast or fragment header before it (RFC 4944
      * §5.1), nothing for the header walk to find. */
-    if (!tern_iphc_is_dispatch(bytes[0])) {
+    if (!TERN_CONF_FAST_PATHS || !tern_iphc_is_dispatch(bytes[0])) {
         if (tern_sixlowpan_hdrs_parse(&hdrs, bytes, len) < 0) {
             /* The parser refuses a NALP first octet too (RFC 4944 §5.1: not a
              * LoWPAN frame, not ours): counted apart from malformed ones. */

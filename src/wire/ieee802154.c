@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/config.h"
 #include "tern/wire/bytes.h"
 #include "tern/wire/ieee802154.h"
 
@@ -252,7 +253,7 @@ static void store_le32(uint8_t *p, uint32_t value)
  */
 static inline void reverse_copy(uint8_t *dst, const uint8_t *src, size_t len)
 {
-    if (len == TERN_IEEE802154_EXT_ADDR_LEN) {
+    if (TERN_CONF_FAST_PATHS && len == TERN_IEEE802154_EXT_ADDR_LEN) {
         store_le32(dst, tern_load32(src + 4));
         store_le32(dst + 4, tern_load32(src));
         return;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/config.h"
 #include "tern/wire/bytes.h"
 #include "tern/wire/sixlowpan.h"
 
@@ -266,7 +267,7 @@ int tern_sixlowpan_hdrs_parse(tern_sixlowpan_hdrs_t *hdrs, const uint8_t *buf, s
         return -EINVAL;
     }
     /* Most frames of a fragmented datagram: a FRAGN first, its data after. */
-    if (len > TERN_SIXLOWPAN_FRAGN_LEN &&
+    if (TERN_CONF_FAST_PATHS && len > TERN_SIXLOWPAN_FRAGN_LEN &&
         (buf[0] & TERN_SIXLOWPAN_DISPATCH_FRAG_MASK) == TERN_SIXLOWPAN_DISPATCH_FRAGN_VALUE) {
         tern_sixlowpan_frag_repr_t frag;
         if (frag_parse(&frag, buf, len) < 0) {

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/config.h"
 #include "tern/wire/bytes.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/ipv6_addr.h"
@@ -285,7 +286,7 @@ typedef struct {
  * words the range touches, and reads no other. */
 static bool bits_equal(const uint8_t *a, const uint8_t *b, unsigned from, unsigned to)
 {
-    if (((from | to) & 7u) == 0) {
+    if (TERN_CONF_FAST_PATHS && ((from | to) & 7u) == 0) {
         /* Whole bytes (a /64 context, an IID): the common case, and 8 of
          * them the most common, compared as two 64-bit words (the same
          * bytes memcmp() would read, without the library call). */
@@ -457,7 +458,7 @@ static void addr_pair_choose(const tern_iphc_link_t *link, const uint8_t *ids, s
 {
     *best_s = 0;
     *best_d = 0;
-    if (id_count == 1 && link->contexts[ids[0]].id == 0) {
+    if (TERN_CONF_FAST_PATHS && id_count == 1 && link->contexts[ids[0]].id == 0) {
         /* Context 0 alone (the usual case, RFC 6775 §4.2): no choice costs
          * the CID byte, so each address takes its shortest encoding on its
          * own, a tie to the stateless one (what the search below finds). */
@@ -901,7 +902,7 @@ static int decompress_run(iphc_reader_t *r)
     bool nhc = true;
     size_t nh_pos = 0;
     int res = 0;
-    if (!iphc_decode_iids_elided(r, &nh_pos)) {
+    if (!TERN_CONF_FAST_PATHS || !iphc_decode_iids_elided(r, &nh_pos)) {
         encap_from_link(&encap, r->link);
         res = iphc_decode(r, &encap, &nhc, &nh_pos);
     }
