@@ -145,7 +145,7 @@ static void ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_re
     }
     if (tern_ipv6_addr_is_unspecified(&hdr->src)) {
         /* §7.2.4: DAD for an address of ours: tell all nodes, unsolicited. */
-        const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
+        static const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
         send_na(ip, ipif, &ns.target, &all_nodes, TERN_NDP_NA_FLAG_OVERRIDE);
         return;
     }
@@ -313,7 +313,7 @@ void ipv6_ndp_send_ns(void *ctx, const tern_nc_entry_t *e, bool unicast)
 void ipv6_ndp_send_dad_ns(void *ctx, const tern_ipv6_addr_t *target)
 {
     tern_ipv6_if_t *ipif = ctx;
-    const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
+    static const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
     tern_ipv6_addr_t dst;
     tern_ipv6_addr_solicited_node(&dst, target);
     send_ns(ipif, target, &dst, &unspecified);

@@ -708,7 +708,7 @@ static void enable(tern_ipv6_t *ip, tern_netif_t *netif)
     if (lowpan) {
         ipv6_6lo_enable(ipif);
     }
-    const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
+    static const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
     (void)tern_netapi_set(&netif->module, TERN_NETOPT_MCAST_JOIN, 0, all_nodes.u8, sizeof(all_nodes.u8));
     /* RFC 4862 §5.3: fe80::/64 and the interface identifier (RFC 4291 App. A). */
     tern_ipv6_addr_t ll = { { 0xfe, 0x80 } };
@@ -742,7 +742,7 @@ static bool for_us(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, bool *tent
 {
     *tentative = false;
     if (tern_ipv6_addr_is_multicast(dst)) {
-        const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
+        static const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
         if (tern_ipv6_addr_equal(dst, &all_nodes) || ipv6_rd_all_routers(ipif, dst) ||
             ipv6_mld_listening(ipif, dst)) {
             return true; /* groups joined with TERN_NETOPT_IPV6_GROUP_JOIN too (prefix.c) */

@@ -105,7 +105,7 @@ static void join_all_routers(tern_ipv6_if_t *ipif, bool join)
     if (ipif->rd.all_routers == join) {
         return;
     }
-    const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
+    static const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
     /* Links without a multicast filter answer -ENOTSUP: nothing to do there. */
     (void)tern_netapi_set(&ipif->netif->module, join ? TERN_NETOPT_MCAST_JOIN : TERN_NETOPT_MCAST_LEAVE, 0,
                           all_routers.u8, sizeof(all_routers.u8));
@@ -129,7 +129,7 @@ static void start_soliciting(tern_ipv6_if_t *ipif)
 static void send_rs(tern_ipv6_if_t *ipif)
 {
     tern_ipv6_t *ip = ipif->ip;
-    const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
+    static const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
     tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
     const tern_ipv6_addr_t *src = ipv6_ndp_link_local(ipif);
     if (src != NULL && !tern_ipv6_addr_is_unspecified(&ipif->rd.rs_dst)) {
@@ -192,7 +192,7 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
                     const tern_ipv6_addr_t *dst)
 {
     tern_ipv6_t *ip = ipif->ip;
-    const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
+    static const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
     uint8_t slla[TERN_IPV6_NDP_LLADDR_OPT_MAX];
     size_t slla_len = ipv6_ndp_own_lladdr(ipif, TERN_NDP_OPT_SLLA, slla);
     size_t options_len = slla_len + TERN_NDP_OPT_MTU_LEN;
@@ -386,7 +386,7 @@ void ipv6_rd_addr_ready(void *ctx, const tern_ipv6_addr_t *addr)
 
 bool ipv6_rd_all_routers(const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst)
 {
-    const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
+    static const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
     return ipv6_is_router(ipif->ip) && tern_ipv6_addr_equal(dst, &all_routers);
 }
 
@@ -539,7 +539,7 @@ void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     uint64_t now = ipv6_now(ip);
     uint16_t if_index = ipif->netif->index;
     /* §6.3.4 default router list: ::/0 via the router, for Router Lifetime; 0 removes it. */
-    const tern_ipv6_addr_t any = TERN_IPV6_ADDR_UNSPECIFIED;
+    static const tern_ipv6_addr_t any = TERN_IPV6_ADDR_UNSPECIFIED;
     if (ra.router_lifetime == 0) {
         (void)tern_fib_remove(&ip->fib, &any, 0, if_index, &hdr->src);
     } else {

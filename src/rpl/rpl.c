@@ -347,7 +347,7 @@ static void receive(tern_rpl_t *rpl, tern_pkt_t *pkt)
 /* RFC 6550 §6.3.1 / §20.19: DIOs and DISs go to all-RPL-nodes, ff02::1a; listened to while RPL runs. */
 static void all_rpl_nodes(tern_rpl_t *rpl, const tern_netif_t *netif, bool join)
 {
-    const tern_ipv6_addr_t group = { { 0xff, 0x02, [15] = 0x1a } };
+    static const tern_ipv6_addr_t group = { { 0xff, 0x02, [15] = 0x1a } };
     (void)tern_netapi_set(&rpl->ip->module, join ? TERN_NETOPT_IPV6_GROUP_JOIN : TERN_NETOPT_IPV6_GROUP_LEAVE,
                           netif->index, group.u8, sizeof(group.u8));
 }

@@ -91,6 +91,9 @@ static const uint8_t kind_bits[ADDR_RESERVED] = {
     [ADDR_MC48] = 1, [ADDR_MC32] = 2,      [ADDR_MC8] = 3,       [ADDR_MC_CTX48] = 4 | 0,
 };
 
+/* fe80::/64, the link-local prefix (RFC 4291 §2.5.6). */
+static const uint8_t link_local[8] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0 };
+
 /* Copy the first @p bits bits of @p prefix over @p addr (the context "always
  * used" for the bits it covers, §3.1.1). */
 static void overlay_prefix(uint8_t *addr, const uint8_t *prefix, unsigned bits)
@@ -122,7 +125,6 @@ static void iid_from_16(uint8_t *addr, const uint8_t *inl)
 static int addr_expand(uint8_t *addr, addr_kind_t kind, const uint8_t *inl,
                        const tern_iphc_context_t *ctx, const uint8_t *iid)
 {
-    static const uint8_t link_local[8] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0 };
     memset(addr, 0, 16);
     switch (kind) {
     case ADDR_FULL:
@@ -338,7 +340,6 @@ static addr_option_t option(addr_kind_t kind)
  */
 static addr_option_t addr_stateless(const uint8_t *addr, bool multicast, bool dst, const uint8_t *iid)
 {
-    static const uint8_t link_local[8] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0 };
     if (multicast) {
         /* ff02::00XX, ffXX::00XX:XXXX, ffXX::00XX:XXXX:XXXX (bytes 2.. zero). */
         if (addr[1] == 0x02 && memcmp(&addr[2], zero16, 13) == 0) {
@@ -771,7 +772,6 @@ static bool iphc_decode_iids_elided(iphc_reader_t *r, size_t *nh_pos)
     ip[7] = (hlim == 0) ? in[2] : hop_limits[hlim];
     /* Mode 11 (§3.2.2): fe80::/64 (ADDR_LL0) or the context's prefix
      * (ADDR_CTX0) and the IID (link address lengths 2 and 8: link_valid()). */
-    static const uint8_t link_local[8] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0 };
     for (unsigned i = 0; i < 2; i++) {
         uint8_t *addr = &ip[8 + 16 * i];
         const tern_iphc_l2addr_t *l2 = (i == 0) ? &link->src : &link->dst;
