@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/config.h"
 #include "tern/wire/bytes.h"
 #include "tern/wire/checksum.h"
 
@@ -77,7 +78,7 @@ static uint32_t from_acc(uint64_t acc)
 static uint64_t sum_words(uint64_t acc, const uint8_t *p, size_t len)
 {
 #if NATIVE_ORDER
-    while (len >= 16) {
+    while (TERN_CONF_FAST_PATHS && len >= 16) {
         uint64_t w0;
         uint64_t w1;
         memcpy(&w0, p, sizeof(w0));
