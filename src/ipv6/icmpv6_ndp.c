@@ -145,8 +145,7 @@ static void ns_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_re
     }
     if (tern_ipv6_addr_is_unspecified(&hdr->src)) {
         /* §7.2.4: DAD for an address of ours: tell all nodes, unsolicited. */
-        static const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
-        send_na(ip, ipif, &ns.target, &all_nodes, TERN_NDP_NA_FLAG_OVERRIDE);
+        send_na(ip, ipif, &ns.target, &ipv6_all_nodes, TERN_NDP_NA_FLAG_OVERRIDE);
         return;
     }
     const uint8_t *slla = NULL;
@@ -313,10 +312,9 @@ void ipv6_ndp_send_ns(void *ctx, const tern_nc_entry_t *e, bool unicast)
 void ipv6_ndp_send_dad_ns(void *ctx, const tern_ipv6_addr_t *target)
 {
     tern_ipv6_if_t *ipif = ctx;
-    static const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
     tern_ipv6_addr_t dst;
     tern_ipv6_addr_solicited_node(&dst, target);
-    send_ns(ipif, target, &dst, &unspecified);
+    send_ns(ipif, target, &dst, &ipv6_unspecified);
 }
 
 /* ------------------------------------------------------------ dispatch */

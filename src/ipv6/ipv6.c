@@ -158,6 +158,10 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_RX_OTHER_IF] = "rx_other_if",
 };
 
+const tern_ipv6_addr_t ipv6_all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
+const tern_ipv6_addr_t ipv6_all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
+const tern_ipv6_addr_t ipv6_unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
+
 uint64_t ipv6_now(const tern_ipv6_t *ip)
 {
     return tern_executor_now(ip->module.exec);
@@ -708,8 +712,7 @@ static void enable(tern_ipv6_t *ip, tern_netif_t *netif)
     if (lowpan) {
         ipv6_6lo_enable(ipif);
     }
-    static const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
-    (void)tern_netapi_set(&netif->module, TERN_NETOPT_MCAST_JOIN, 0, all_nodes.u8, sizeof(all_nodes.u8));
+    (void)tern_netapi_set(&netif->module, TERN_NETOPT_MCAST_JOIN, 0, ipv6_all_nodes.u8, sizeof(ipv6_all_nodes.u8));
     /* RFC 4862 §5.3: fe80::/64 and the interface identifier (RFC 4291 App. A). */
     tern_ipv6_addr_t ll = { { 0xfe, 0x80 } };
     if (tern_ipv6_iid_from_l2addr(&ll, netif->l2addr, netif->l2addr_len) == 0) {
@@ -742,8 +745,7 @@ static bool for_us(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst, bool *tent
 {
     *tentative = false;
     if (tern_ipv6_addr_is_multicast(dst)) {
-        static const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
-        if (tern_ipv6_addr_equal(dst, &all_nodes) || ipv6_rd_all_routers(ipif, dst) ||
+        if (tern_ipv6_addr_equal(dst, &ipv6_all_nodes) || ipv6_rd_all_routers(ipif, dst) ||
             ipv6_mld_listening(ipif, dst)) {
             return true; /* groups joined with TERN_NETOPT_IPV6_GROUP_JOIN too (prefix.c) */
         }

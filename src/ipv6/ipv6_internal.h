@@ -18,6 +18,12 @@
 /** Default hop limit for packets we originate (IANA/RFC 4861 §6.3.2 CurHopLimit default 64). */
 #define TERN_IPV6_DEFAULT_HOP_LIMIT 64u
 
+/** ff02::1, ff02::2 and :: (RFC 4291 §2.7.1, §2.5.2): one constant each for
+ *  the module (ipv6.c), not one per function that names them. */
+extern const tern_ipv6_addr_t ipv6_all_nodes;
+extern const tern_ipv6_addr_t ipv6_all_routers;
+extern const tern_ipv6_addr_t ipv6_unspecified;
+
 /** Count event @p c of @p ip. */
 static inline void ipv6_count(tern_ipv6_t *ip, unsigned c)
 {

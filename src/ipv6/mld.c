@@ -69,9 +69,8 @@ static bool mld_capable(const tern_ipv6_if_t *ipif)
 /* §6, RFC 2710 §5: no reports for ff02::1 nor for groups of interface-local (or reserved) scope. */
 static bool reportable(const tern_ipv6_addr_t *group)
 {
-    static const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
     uint8_t scope = group->u8[1] & 0x0fu;
-    return !tern_ipv6_addr_equal(group, &all_nodes) && scope > 1u;
+    return !tern_ipv6_addr_equal(group, &ipv6_all_nodes) && scope > 1u;
 }
 
 /* A deadline at a random time in [now + 1 us, now + @p range_us] (never 0: "none"). */
@@ -107,8 +106,7 @@ static tern_ipv6_addr_t report_source(tern_ipv6_if_t *ipif)
             return a->addr;
         }
     }
-    static const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
-    return unspecified;
+    return ipv6_unspecified;
 }
 
 /* ------------------------------------------------------------ compatibility mode */
@@ -334,9 +332,8 @@ static void send_v1(tern_ipv6_if_t *ipif, uint8_t type, const tern_ipv6_addr_t *
     }
     const tern_mld_v1_repr_t v1 = { .type = type, .max_resp_delay = 0, .group = *group }; /* §3.4: 0 when sent */
     (void)tern_mld_v1_emit(&v1, m, TERN_MLD_V1_LEN);
-    static const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
     bool done = type == TERN_ICMPV6_MLD_DONE;
-    mld_send(ipif, hbh, m, TERN_MLD_V1_LEN, done ? &all_routers : group,
+    mld_send(ipif, hbh, m, TERN_MLD_V1_LEN, done ? &ipv6_all_routers : group,
              done ? TERN_IPV6_MLD_V1_DONES_SENT : TERN_IPV6_MLD_V1_REPORTS_SENT);
 }
 

@@ -44,8 +44,7 @@ bool ipv6_mld_listening(const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *grou
 void ipv6_mld_change(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *group, bool join)
 {
     tern_ipv6_mld_t *mld = &ipif->mld;
-    static const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
-    if (tern_ipv6_addr_equal(group, &all_nodes)) {
+    if (tern_ipv6_addr_equal(group, &ipv6_all_nodes)) {
         return; /* always received (for_us() in ipv6.c) */
     }
     tern_mld_group_t *g = find_group(mld, group);

@@ -105,12 +105,11 @@ static void join_all_routers(tern_ipv6_if_t *ipif, bool join)
     if (ipif->rd.all_routers == join) {
         return;
     }
-    static const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
     /* Links without a multicast filter answer -ENOTSUP: nothing to do there. */
     (void)tern_netapi_set(&ipif->netif->module, join ? TERN_NETOPT_MCAST_JOIN : TERN_NETOPT_MCAST_LEAVE, 0,
-                          all_routers.u8, sizeof(all_routers.u8));
+                          ipv6_all_routers.u8, sizeof(ipv6_all_routers.u8));
     ipif->rd.all_routers = join;
-    ipv6_mld_change(ipif, &all_routers, join); /* RFC 3810 §6.1, mld.c */
+    ipv6_mld_change(ipif, &ipv6_all_routers, join); /* RFC 3810 §6.1, mld.c */
 }
 
 /* ------------------------------------------------------------ host: solicit */
@@ -129,11 +128,10 @@ static void start_soliciting(tern_ipv6_if_t *ipif)
 static void send_rs(tern_ipv6_if_t *ipif)
 {
     tern_ipv6_t *ip = ipif->ip;
-    static const tern_ipv6_addr_t unspecified = TERN_IPV6_ADDR_UNSPECIFIED;
-    tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
     const tern_ipv6_addr_t *src = ipv6_ndp_link_local(ipif);
+    const tern_ipv6_addr_t *dst = &ipv6_all_routers;
     if (src != NULL && !tern_ipv6_addr_is_unspecified(&ipif->rd.rs_dst)) {
-        all_routers = ipif->rd.rs_dst;
+        dst = &ipif->rd.rs_dst;
     }
     uint8_t opt[TERN_IPV6_NDP_LLADDR_OPT_MAX];
     size_t opt_len = (src != NULL) ? ipv6_ndp_own_lladdr(ipif, TERN_NDP_OPT_SLLA, opt) : 0u;
@@ -144,7 +142,7 @@ static void send_rs(tern_ipv6_if_t *ipif)
     }
     (void)tern_ndp_rs_emit(&rs, msg->data, msg->size);
     ipv6_count(ip, TERN_IPV6_RS_SENT);
-    (void)ipv6_output(ip, ipif, (src != NULL) ? src : &unspecified, &all_routers, TERN_ICMPV6_NEXT_HEADER,
+    (void)ipv6_output(ip, ipif, (src != NULL) ? src : &ipv6_unspecified, dst, TERN_ICMPV6_NEXT_HEADER,
                       TERN_IPV6_ND_HOP_LIMIT, msg);
 }
 
@@ -192,7 +190,6 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
                     const tern_ipv6_addr_t *dst)
 {
     tern_ipv6_t *ip = ipif->ip;
-    static const tern_ipv6_addr_t all_nodes = TERN_IPV6_ADDR_ALL_NODES_LINK;
     uint8_t slla[TERN_IPV6_NDP_LLADDR_OPT_MAX];
     size_t slla_len = ipv6_ndp_own_lladdr(ipif, TERN_NDP_OPT_SLLA, slla);
     size_t options_len = slla_len + TERN_NDP_OPT_MTU_LEN;
@@ -262,7 +259,7 @@ static void send_ra(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *src, uint16_t 
     if (dst == NULL) {
         ipif->rd.last_ra_us = ipv6_now(ip); /* §6.2.4 rate limit: multicast RAs only */
     }
-    (void)ipv6_output(ip, ipif, src, (dst != NULL) ? dst : &all_nodes, TERN_ICMPV6_NEXT_HEADER,
+    (void)ipv6_output(ip, ipif, src, (dst != NULL) ? dst : &ipv6_all_nodes, TERN_ICMPV6_NEXT_HEADER,
                       TERN_IPV6_ND_HOP_LIMIT, msg);
 }
 
@@ -386,8 +383,7 @@ void ipv6_rd_addr_ready(void *ctx, const tern_ipv6_addr_t *addr)
 
 bool ipv6_rd_all_routers(const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst)
 {
-    static const tern_ipv6_addr_t all_routers = TERN_IPV6_ADDR_ALL_ROUTERS_LINK;
-    return ipv6_is_router(ipif->ip) && tern_ipv6_addr_equal(dst, &all_routers);
+    return ipv6_is_router(ipif->ip) && tern_ipv6_addr_equal(dst, &ipv6_all_routers);
 }
 
 /* ------------------------------------------------------------ receive */
@@ -539,11 +535,10 @@ void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     uint64_t now = ipv6_now(ip);
     uint16_t if_index = ipif->netif->index;
     /* §6.3.4 default router list: ::/0 via the router, for Router Lifetime; 0 removes it. */
-    static const tern_ipv6_addr_t any = TERN_IPV6_ADDR_UNSPECIFIED;
     if (ra.router_lifetime == 0) {
-        (void)tern_fib_remove(&ip->fib, &any, 0, if_index, &hdr->src);
+        (void)tern_fib_remove(&ip->fib, &ipv6_unspecified, 0, if_index, &hdr->src);
     } else {
-        (void)tern_fib_add(&ip->fib, &any, 0, &hdr->src, if_index,
+        (void)tern_fib_add(&ip->fib, &ipv6_unspecified, 0, &hdr->src, if_index,
                            now + (uint64_t)ra.router_lifetime * US_PER_S, TERN_FIB_RA, 0);
         /* §6.3.7: a valid RA with a nonzero Router Lifetime ends the solicitations. */
         ipif->rd.deadline_us = NEVER;
