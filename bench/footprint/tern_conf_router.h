@@ -53,6 +53,11 @@
  * FIB has already dropped, which those DAOs replace or its lifetime ends. */
 #define TERN_CONF_RPL_RPI_EVENTS 1
 
+/* No shell: the IPv6 module's tables are not copied out for inspection
+ * (NEIGHBORS, ROUTES, ... answer -ENOTSUP; ADDRS and RPL_STATE, which
+ * sockets and RPL read, stay). */
+#define TERN_CONF_IPV6_INSPECT 0
+
 /* Code size before speed: the datagram path's shortcuts (config.h) are
  * left out, every case takes the general code (same bytes on the wire). */
 #define TERN_CONF_FAST_PATHS 0

@@ -229,6 +229,22 @@ _Static_assert(TERN_CONF_IPV6_DCACHE == 0 || TERN_CONF_IPV6_DCACHE == 1, "TERN_C
 _Static_assert(TERN_CONF_RPL == 0 || TERN_CONF_RPL == 1, "TERN_CONF_RPL must be 0 or 1");
 
 /**
+ * 1: the IPv6 module answers the GETs that copy its tables and state out
+ * for inspection: TERN_NETOPT_IPV6_NEIGHBORS, _ROUTES, _DESTINATIONS, _6LO,
+ * _LINK_PARAMS and _ROUTE_INFO (what the shell's `ipv6` command prints,
+ * tern/netopt.h). 0: those answer -ENOTSUP: no protocol reads them, only
+ * people do, through a shell an image without one does not have. The GETs
+ * other modules need still answer: TERN_NETOPT_IPV6_ADDRS (sockets check
+ * their local address, RPL its DODAG's) and _RPL_STATE (RPL). A plain C
+ * option (no file is left out). Default 1. Saves about 0.3 KiB of code in
+ * each footprint image (Cortex-M3).
+ */
+#ifndef TERN_CONF_IPV6_INSPECT
+#define TERN_CONF_IPV6_INSPECT 1
+#endif
+_Static_assert(TERN_CONF_IPV6_INSPECT == 0 || TERN_CONF_IPV6_INSPECT == 1, "TERN_CONF_IPV6_INSPECT must be 0 or 1");
+
+/**
  * Speed-only fast paths (1), or the general code alone (0). Some hot spots
  * of the datagram path have a shortcut for their usual case next to the
  * general code that handles every case (e.g. the IPHC decoder's "both IIDs

@@ -1150,6 +1150,9 @@ static void send_upper(tern_ipv6_t *ip, tern_pkt_t *pkt)
 
 __attribute__((noinline)) static int get_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt)
 {
+    if (!TERN_CONF_IPV6_INSPECT && opt->opt != TERN_NETOPT_IPV6_ADDRS && opt->opt != TERN_NETOPT_IPV6_RPL_STATE) {
+        return -ENOTSUP; /* no inspection of the tables (config.h): only what other modules read */
+    }
     tern_ipv6_if_t *ipif = find_if(ip, opt->context);
     switch (opt->opt) {
     case TERN_NETOPT_IPV6_ADDRS:
