@@ -11,6 +11,7 @@
 #include "ipv6_internal.h"
 #include "tern/div64.h"
 #include "tern/netapi.h"
+#include "tern/wire/bytes.h"
 #include "tern/wire/checksum.h"
 #include "tern/wire/ethernet.h"
 #include "tern/wire/icmpv6.h"
@@ -434,14 +435,12 @@ static int fill_checksum(tern_pktbuf_t *pb, tern_pkt_t *payload, uint8_t nh, con
         n = 1;
     }
     uint8_t *b = payload->data;
-    b[field] = 0;
-    b[field + 1u] = 0;
+    tern_store16(&b[field], 0);
     uint16_t value = tern_checksum_finish(tern_checksum_ipv6_spans(src, dst, len, nh, spans, n));
     if (value == 0 && nh == TERN_IPV6_NH_UDP) {
         value = 0xFFFFu;
     }
-    b[field] = (uint8_t)(value >> 8);
-    b[field + 1u] = (uint8_t)value;
+    tern_store16(&b[field], value);
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "tern/ipv6/ipv6.h"
 #include "tern/netapi.h"
 #include "tern/udp.h"
+#include "tern/wire/bytes.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/udp.h"
 
@@ -189,10 +190,8 @@ static void send_down(tern_udp_t *udp, tern_pkt_t *pkt)
         return;
     }
     uint8_t *b = hdr->data;
-    b[4] = (uint8_t)(len >> 8);
-    b[5] = (uint8_t)len;
-    b[6] = 0; /* filled by IPv6 once the source address is known */
-    b[7] = 0;
+    tern_store16(&b[4], (uint16_t)len);
+    tern_store16(&b[6], 0); /* the checksum: filled by IPv6 once the source address is known */
     if (tern_netapi_dispatch_send(udp->module.stack, TERN_NETTYPE_IPV6, TERN_NETREG_DEMUX_CTX_ALL, pkt) > 0) {
         udp_count(udp, TERN_UDP_TX_DATAGRAMS);
     } else {

@@ -223,26 +223,37 @@ int tern_ieee802154_max_payload(const tern_ieee802154_repr_t *repr)
     return (int)TERN_IEEE802154_MAX_FRAME_LEN - hdr_len;
 }
 
+/* Little-endian values (IEEE 802.15.4 sends fields least significant octet
+ * first, 2006 §7.2) through memcpy, swapped on a big-endian host: one
+ * halfword or word access where the target allows it (tern/wire/bytes.h). */
+
 /** Store the little-endian @p value at @p p. */
 static void store_le16(uint8_t *p, uint16_t value)
 {
-    p[0] = (uint8_t)value;
-    p[1] = (uint8_t)(value >> 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    value = __builtin_bswap16(value);
+#endif
+    memcpy(p, &value, sizeof(value));
 }
 
 /** The little-endian 16-bit value at @p p. */
 static uint16_t load_le16(const uint8_t *p)
 {
-    return (uint16_t)(p[0] | ((unsigned)p[1] << 8));
+    uint16_t value;
+    memcpy(&value, p, sizeof(value));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    value = __builtin_bswap16(value);
+#endif
+    return value;
 }
 
 /** Store the little-endian @p value at @p p. */
 static void store_le32(uint8_t *p, uint32_t value)
 {
-    p[0] = (uint8_t)value;
-    p[1] = (uint8_t)(value >> 8);
-    p[2] = (uint8_t)(value >> 16);
-    p[3] = (uint8_t)(value >> 24);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    value = __builtin_bswap32(value);
+#endif
+    memcpy(p, &value, sizeof(value));
 }
 
 /**
