@@ -168,6 +168,12 @@
 /* 802.15.4 duplicate detection: the router and a few neighbours. */
 #define TERN_CONF_IEEE802154_DUP_SOURCES 4
 
+/* The host sends no extension headers of its own (no RPL, no IPv6
+ * fragmentation, no router functions): the compressor encodes IPv6 and UDP
+ * only (RFC 6282 §3.1.1, §4.3); received NHC extension headers are still
+ * decompressed. */
+#define TERN_CONF_SIXLOWPAN_NHC_EXT 0
+
 /* No shell: the IPv6 module's tables are not copied out for inspection
  * (NEIGHBORS, ROUTES, ... answer -ENOTSUP; ADDRS and RPL_STATE, which
  * sockets and RPL read, stay). */

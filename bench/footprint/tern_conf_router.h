@@ -53,13 +53,12 @@
  * FIB has already dropped, which those DAOs replace or its lifetime ends. */
 #define TERN_CONF_RPL_RPI_EVENTS 1
 
-/* No shell: the IPv6 module's tables are not copied out for inspection
- * (NEIGHBORS, ROUTES, ... answer -ENOTSUP; ADDRS and RPL_STATE, which
- * sockets and RPL read, stay). */
-#define TERN_CONF_IPV6_INSPECT 0
-
-/* Code size before speed: the datagram path's shortcuts (config.h) are
- * left out, every case takes the general code (same bytes on the wire). */
-#define TERN_CONF_FAST_PATHS 0
+/* (TERN_CONF_FAST_PATHS and TERN_CONF_IPV6_INSPECT 0 come with (a)'s options.)
+ * The root's packets carry the RPL Option in a Hop-by-Hop header (RFC 6553,
+ * RFC 6550 §11.2) and it may tunnel them (RFC 9008): its 6LoWPAN layer
+ * compresses extension headers and IPv6-in-IPv6 (RFC 6282 §4.2), which (a)
+ * leaves out. */
+#undef TERN_CONF_SIXLOWPAN_NHC_EXT
+#define TERN_CONF_SIXLOWPAN_NHC_EXT 1
 
 #endif /* TERN_CONF_ROUTER_H */

@@ -905,6 +905,27 @@ _Static_assert(TERN_CONF_SIXLOWPAN_FRAG_WAIT >= 0 && TERN_CONF_SIXLOWPAN_FRAG_WA
                "TERN_CONF_SIXLOWPAN_FRAG_WAIT out of range [0, 64]");
 
 /**
+ * 1: the 6LoWPAN compressor encodes IPv6 extension headers and encapsulated
+ * IPv6 headers with LOWPAN_NHC (RFC 6282 §4.2) as well as UDP (§4.3).
+ * 0: it compresses the IPv6 header and a UDP header right after it only;
+ * a datagram with extension headers or IPv6-in-IPv6 goes with the Next
+ * Header in line (NH=0, §3.1.1) and those headers uncompressed after the
+ * IPHC header, which RFC 6282 allows (LOWPAN_NHC is a choice of the
+ * compressor). The decompressor still takes every NHC encoding (§4.2): what
+ * other nodes send is decoded as before. For a node that sends no extension
+ * headers: a host without RPL (no RPL Option), IPv6 fragmentation or router
+ * functions (no tunnels) sends none of its own; a raw socket's still go,
+ * less compressed. Default 1. Saves about 0.6 KiB of code in the 6LoWPAN
+ * host footprint image (Cortex-M3); the router one keeps it (its packets
+ * carry the RPL Option).
+ */
+#ifndef TERN_CONF_SIXLOWPAN_NHC_EXT
+#define TERN_CONF_SIXLOWPAN_NHC_EXT 1
+#endif
+_Static_assert(TERN_CONF_SIXLOWPAN_NHC_EXT == 0 || TERN_CONF_SIXLOWPAN_NHC_EXT == 1,
+               "TERN_CONF_SIXLOWPAN_NHC_EXT must be 0 or 1");
+
+/**
  * Longest run of uncompressed IPv6 + extension + UDP headers the module
  * handles, in bytes: the room decompressed headers of one frame get, and
  * the datagram prefix it offers the compressor. A received frame whose

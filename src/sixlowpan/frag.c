@@ -480,7 +480,8 @@ static void send_datagram(tern_sixlowpan_t *lowpan, tern_pkt_t *pkt)
      * once, into the scratch (headers beyond go as they are). A scratch too
      * small to leave that much gets all it holds, and sizes first. */
     uint8_t next_header = lowpan->scratch[6];
-    if (next_header != TERN_IPV6_NH_UDP && next_header != TERN_IPV6_NH_ICMPV6 && size > hdrs_len) {
+    if (TERN_CONF_SIXLOWPAN_NHC_EXT && next_header != TERN_IPV6_NH_UDP && next_header != TERN_IPV6_NH_ICMPV6 &&
+        size > hdrs_len) {
         size_t window = sizeof(lowpan->scratch);
         if (room > 0 && (size_t)room <= window - hdrs_len) {
             window -= (size_t)room;

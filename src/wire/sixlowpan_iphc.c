@@ -602,7 +602,7 @@ static void compress_run(iphc_writer_t *w, size_t *consumed)
 
     while (nhc) {
         w->nhc++;
-        if (type == TERN_IPV6_NH_UDP) {
+        if (!TERN_CONF_SIXLOWPAN_NHC_EXT || type == TERN_IPV6_NH_UDP) { /* (only UDP is encodable then) */
             tern_nhc_udp_emit(w, off);
             off += TERN_UDP_HDR_LEN;
             break;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tern/config.h"
 #include "tern/wire/bytes.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/sixlowpan_iphc.h"
@@ -104,8 +105,8 @@ static size_t ext_data_len(uint8_t type, const uint8_t *hdr, size_t len)
 
 bool tern_nhc_encodable(const iphc_writer_t *w, uint8_t type, size_t off, bool after_ip)
 {
-    if (w->nhc >= TERN_IPHC_NHC_MAX || off > w->end) {
-        return false;
+    if (w->nhc >= TERN_IPHC_NHC_MAX || off > w->end || (!TERN_CONF_SIXLOWPAN_NHC_EXT && type != TERN_IPV6_NH_UDP)) {
+        return false; /* (no NHC for extension headers: config.h, RFC 6282 §3.1.1 NH=0) */
     }
     size_t avail = w->end - off;
     const uint8_t *hdr = &w->pkt[off];
