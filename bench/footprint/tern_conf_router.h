@@ -53,6 +53,9 @@
  * FIB has already dropped, which those DAOs replace or its lifetime ends. */
 #define TERN_CONF_RPL_RPI_EVENTS 1
 
+/* No shell: no copy of the RPL module's state for one (config.h). */
+#define TERN_CONF_RPL_INSPECT 0
+
 /* (TERN_CONF_FAST_PATHS and TERN_CONF_IPV6_INSPECT 0 come with (a)'s options.)
  * The root's packets carry the RPL Option in a Hop-by-Hop header (RFC 6553,
  * RFC 6550 §11.2) and it may tunnel them (RFC 9008): its 6LoWPAN layer

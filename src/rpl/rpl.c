@@ -540,8 +540,8 @@ static int set_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
 
 static int get_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
 {
-    if (opt->opt != TERN_NETOPT_RPL_STATE) {
-        return -ENOTSUP;
+    if (!TERN_CONF_RPL_INSPECT || opt->opt != TERN_NETOPT_RPL_STATE) {
+        return -ENOTSUP; /* (without inspection, config.h: no option at all) */
     }
     tern_rpl_state_t *s = opt->data;
     if (opt->data_len != sizeof(*s)) {

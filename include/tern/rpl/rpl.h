@@ -370,7 +370,8 @@ typedef struct {
 
 /**
  * Snapshot of the module's state (synchronous GET on the module's turn).
- * @return 0; -EINVAL.
+ * @return 0; -EINVAL; -ENOTSUP in a build without inspection
+ *         (TERN_CONF_RPL_INSPECT 0).
  */
 int tern_rpl_get_state(tern_rpl_t *rpl, tern_rpl_state_t *out);
 
