@@ -646,50 +646,45 @@ static int compress_check(const tern_iphc_link_t *link, const uint8_t *pkt, size
     return 0;
 }
 
-static void writer_init(iphc_writer_t *w, const tern_iphc_link_t *link, const uint8_t *pkt, size_t pkt_len)
+/* Both entry points: one run of the compressor, writing to @p out (at most
+ * @p out_len bytes) or, with @p out NULL, only counting. */
+static int compress(const tern_iphc_link_t *link, const uint8_t *pkt, size_t pkt_len, uint8_t *out, size_t out_len,
+                    size_t *consumed)
 {
-    w->link = link;
-    w->pkt = pkt;
-    w->datagram = TERN_IPV6_HDR_LEN + (size_t)tern_load16(&pkt[4]);
-    w->end = pkt_len < w->datagram ? pkt_len : w->datagram;
-    w->out = NULL;
-    w->out_len = 0;
-    w->pos = 0;
-    w->nhc = 0;
+    int res = compress_check(link, pkt, pkt_len, consumed);
+    if (res < 0) {
+        return res;
+    }
+    iphc_writer_t w;
+    w.link = link;
+    w.pkt = pkt;
+    w.datagram = TERN_IPV6_HDR_LEN + (size_t)tern_load16(&pkt[4]);
+    w.end = pkt_len < w.datagram ? pkt_len : w.datagram;
+    w.out = out;
+    w.out_len = out_len;
+    w.pos = 0;
+    w.nhc = 0;
+    compress_run(&w, consumed);
+    return (out != NULL && w.pos > out_len) ? -ENOBUFS : (int)w.pos;
 }
 
 int tern_iphc_compressed_len(const tern_iphc_link_t *link, const uint8_t *pkt, size_t pkt_len,
                              size_t *consumed)
 {
-    int res = compress_check(link, pkt, pkt_len, consumed);
-    if (res < 0) {
-        return res;
-    }
-    iphc_writer_t w;
-    writer_init(&w, link, pkt, pkt_len);
-    compress_run(&w, consumed);
-    return (int)w.pos;
+    return compress(link, pkt, pkt_len, NULL, 0, consumed);
 }
 
 int tern_iphc_compress(const tern_iphc_link_t *link, const uint8_t *pkt, size_t pkt_len,
                        uint8_t *out, size_t out_len, size_t *consumed)
 {
-    int res = compress_check(link, pkt, pkt_len, consumed);
-    if (res < 0) {
-        return res;
-    }
     if (out == NULL) {
-        return -EINVAL;
+        int res = compress_check(link, pkt, pkt_len, consumed);
+        return (res < 0) ? res : -EINVAL;
     }
     /* One run, writing what fits: the caller sized @p out first with
      * tern_iphc_compressed_len() (STYLE 1), so the choices are made once more
      * here, not twice (each run tries every address encoding). */
-    iphc_writer_t w;
-    writer_init(&w, link, pkt, pkt_len);
-    w.out = out;
-    w.out_len = out_len;
-    compress_run(&w, consumed);
-    return (w.pos > out_len) ? -ENOBUFS : (int)w.pos;
+    return compress(link, pkt, pkt_len, out, out_len, consumed);
 }
 
 /* --- decompression --------------------------------------------------------- */
