@@ -889,7 +889,7 @@ static inline ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ip
 {
     ext_verdict_t v = { .ext_len = -1, .upper = 0, .nh_field = 6, .icmp = false,
                         .code = TERN_ICMPV6_PARAM_PROBLEM_OPTION, .pointer = 0 };
-    if (!tern_ipv6_is_ext_header(hdr->next_header)) {
+    if (TERN_CONF_FAST_PATHS && !tern_ipv6_is_ext_header(hdr->next_header)) {
         v.upper = hdr->next_header;
         v.ext_len = 0;
         return v;

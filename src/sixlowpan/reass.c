@@ -194,7 +194,7 @@ static enum meets fragment_meets(const tern_sixlowpan_reass_slot_t *s, size_t of
     size_t last = (offset + len - 1u) / UNIT;
     size_t units = ((size_t)s->size + UNIT - 1u) / UNIT;
     /* Fragments in order (the usual case) start where the received ones end. */
-    if (first >= s->units_end || !range_any(s->have, first, last)) {
+    if ((TERN_CONF_FAST_PATHS && first >= s->units_end) || !range_any(s->have, first, last)) {
         return MEETS_NONE;
     }
     bool all = range_all(s->have, first, last);
@@ -286,7 +286,7 @@ tern_pkt_t *tern_sixlowpan_reass_add(tern_sixlowpan_reass_t *reass, const tern_s
     size_t last = (offset + len - 1u) / UNIT;
     bit_set(s->start, first);
     range_set(s->have, first, last);
-    if (last >= s->units_end) {
+    if (TERN_CONF_FAST_PATHS && last >= s->units_end) {
         s->units_end = (uint16_t)(last + 1u);
     }
     s->received = (uint16_t)(s->received + len);
