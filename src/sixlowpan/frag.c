@@ -284,12 +284,9 @@ static void send_whole(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, const
         return;
     }
     uint8_t *out = payload->data;
-    if (put_compressed(lowpan, c, out) < 0 || copy_range(pkt->next, consumed, out + comp_len, size - consumed) < 0) {
-        tern_pktbuf_release(pb, payload); /* cannot happen: the same input, sized before */
-        tern_pktbuf_release(pb, netif_snip);
-        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
-        return;
-    }
+    /* Neither can fail: the same input, sized before. */
+    (void)put_compressed(lowpan, c, out);
+    (void)copy_range(pkt->next, consumed, out + comp_len, size - consumed);
     int res = send_frame(lowpan, lif, payload, NULL, netif_snip);
     tern_pktbuf_release_error(pb, pkt, res);
 }
@@ -394,23 +391,15 @@ static void send_first_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *l
     uint8_t *out = payload->data;
     tern_sixlowpan_frag_repr_t frag = { .first = true, .datagram_size = (uint16_t)size,
                                         .datagram_tag = lif->next_tag, .datagram_offset = 0 };
-    int ok = tern_sixlowpan_frag_emit(&frag, out, TERN_SIXLOWPAN_FRAG1_LEN);
-    if (ok >= 0 && compressed) {
-        ok = put_compressed(lowpan, c, out + TERN_SIXLOWPAN_FRAG1_LEN);
-    } else if (ok >= 0) {
-        ok = tern_sixlowpan_ipv6_dispatch_emit(out + TERN_SIXLOWPAN_FRAG1_LEN, TERN_SIXLOWPAN_IPV6_DISPATCH_LEN);
+    /* None of these can fail: the frame is sized for them (sizes checked above). */
+    (void)tern_sixlowpan_frag_emit(&frag, out, TERN_SIXLOWPAN_FRAG1_LEN);
+    if (compressed) {
+        (void)put_compressed(lowpan, c, out + TERN_SIXLOWPAN_FRAG1_LEN);
+    } else {
+        (void)tern_sixlowpan_ipv6_dispatch_emit(out + TERN_SIXLOWPAN_FRAG1_LEN, TERN_SIXLOWPAN_IPV6_DISPATCH_LEN);
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_UNCOMPRESSED);
     }
-    if (ok >= 0) {
-        ok = copy_range(pkt->next, data_from, out + TERN_SIXLOWPAN_FRAG1_LEN + head_len, data_end - data_from);
-    }
-    if (ok < 0) {
-        tern_pktbuf_release(pb, payload); /* cannot happen: sizes checked above */
-        tern_pktbuf_release(pb, netif_snip);
-        tern_pktbuf_release(pb, report);
-        drop(lowpan, pkt, TERN_SIXLOWPAN_TX_INVALID, -EINVAL);
-        return;
-    }
+    (void)copy_range(pkt->next, data_from, out + TERN_SIXLOWPAN_FRAG1_LEN + head_len, data_end - data_from);
     lif->next_tag++;
     sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_FRAGMENTED);
     slot->owner = lowpan;
@@ -548,13 +537,9 @@ static void send_fragment(tern_sixlowpan_t *lowpan, tern_sixlowpan_frag_t *slot)
         /* RFC 4944 §5.3: datagram_offset in units of 8 octets of the uncompressed datagram. */
         tern_sixlowpan_frag_repr_t frag = { .first = false, .datagram_size = slot->size, .datagram_tag = slot->tag,
                                             .datagram_offset = (uint8_t)(slot->offset / TERN_SIXLOWPAN_FRAG_UNIT) };
-        if (tern_sixlowpan_frag_emit(&frag, out, TERN_SIXLOWPAN_FRAGN_LEN) < 0 ||
-            copy_range(slot->pkt->next, slot->offset, out + TERN_SIXLOWPAN_FRAGN_LEN, chunk) < 0) {
-            tern_pktbuf_release(pb, payload); /* cannot happen: checked when the datagram started */
-            tern_pktbuf_release(pb, netif_snip);
-            sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_INVALID);
-            res = -EINVAL;
-        }
+        /* Neither can fail: the frame is sized for both, the datagram was checked when it started. */
+        (void)tern_sixlowpan_frag_emit(&frag, out, TERN_SIXLOWPAN_FRAGN_LEN);
+        (void)copy_range(slot->pkt->next, slot->offset, out + TERN_SIXLOWPAN_FRAGN_LEN, chunk);
     } else {
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_NOMEM);
     }
