@@ -174,6 +174,11 @@
  * decompressed. */
 #define TERN_CONF_SIXLOWPAN_NHC_EXT 0
 
+/* No ICMPv6 application (no ping) and no RPL: ICMPv6 messages are not handed
+ * to other modules (echo replies and other types counted as icmp_unhandled;
+ * echo requests are still answered, RFC 4443 §4.2). */
+#define TERN_CONF_ICMPV6_DELIVER 0
+
 /* No shell: the IPv6 module's tables are not copied out for inspection
  * (NEIGHBORS, ROUTES, ... answer -ENOTSUP; ADDRS and RPL_STATE, which
  * sockets and RPL read, stay). */

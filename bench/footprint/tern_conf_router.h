@@ -64,4 +64,8 @@
 #undef TERN_CONF_SIXLOWPAN_NHC_EXT
 #define TERN_CONF_SIXLOWPAN_NHC_EXT 1
 
+/* RPL's messages (ICMPv6 type 155) come to it through the IPv6 module. */
+#undef TERN_CONF_ICMPV6_DELIVER
+#define TERN_CONF_ICMPV6_DELIVER 1
+
 #endif /* TERN_CONF_ROUTER_H */

@@ -67,6 +67,9 @@ static void deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_
 
 bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg)
 {
+    if (!TERN_CONF_ICMPV6_DELIVER) {
+        return false; /* no ICMPv6 for applications (config.h): the caller counts it unhandled */
+    }
     int id = receiver_identifier(msg);
     if (id < 0) {
         return false;
@@ -82,6 +85,9 @@ bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
 
 bool ipv6_icmpv6_deliver_type(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg)
 {
+    if (!TERN_CONF_ICMPV6_DELIVER) {
+        return false;
+    }
     const uint8_t *b = msg->data;
     uint32_t demux = TERN_IPV6_ICMPV6_TYPE_DEMUX(b[0]);
     if (tern_icmpv6_is_error(b[0]) || tern_netreg_num(&ip->module.stack->netreg, TERN_NETTYPE_ICMPV6, demux) == 0) {

@@ -12,6 +12,9 @@
 #include "tern/netif_hdr.h"
 #include "tern/wire/icmpv6.h"
 
+_Static_assert(TERN_CONF_ICMPV6_DELIVER, "RPL's messages come through the IPv6 module's ICMPv6 delivery "
+                                         "(TERN_CONF_ICMPV6_DELIVER 1, config.h)");
+
 /** Module messages beyond netapi's. */
 #define MSG_ENABLE (TERN_MSG_USER + 1)
 #define MSG_TX_STATUS (TERN_MSG_USER + 2)
