@@ -252,10 +252,10 @@ _Static_assert(TERN_CONF_IPV6_INSPECT == 0 || TERN_CONF_IPV6_INSPECT == 1, "TERN
  * exactly what the general code gives, only in fewer instructions. 0 leaves
  * the shortcuts out and every case takes the general code: the same bytes
  * on the wire, the same behaviour, more instructions per datagram (host,
- * bench/traversal: +0.5 to +0.9 k for 8 bytes of UDP, +4.5 k for 1232 bytes
+ * bench/traversal: +0.6 to +0.9 k for 8 bytes of UDP, +5.7 k for 1232 bytes
  * in 14 frames). For images where code size matters more than speed (the
- * footprint images, bench/footprint/tern_conf_*.h). Default 1. Saves about
- * 1 KiB of code (Cortex-M3, each footprint image). No #if at the sites:
+ * footprint images, bench/footprint/tern_conf_host.h). Default 1. Saves about
+ * 1.1 KiB of code (Cortex-M3, each footprint image). No #if at the sites:
  * `if (TERN_CONF_FAST_PATHS && ...)` folds away; the wire codecs that have
  * shortcuts read it too (config.h holds options only, no stack state). The
  * list: docs/BUILDING.md, feature switches.
