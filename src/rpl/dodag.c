@@ -24,11 +24,6 @@
 /** Local repair: how long INFINITE_RANK is advertised before the node detaches, in Imin units (§8.2.2.5). */
 #define POISON_IMINS 4u
 
-static uint64_t imin_us(const tern_rpl_t *rpl)
-{
-    return (uint64_t)1000u << rpl->dio_interval_min;
-}
-
 tern_rpl_parent_t *rpl_dodag_preferred(tern_rpl_t *rpl)
 {
     return RPL_JOINS ? rpl->preferred : NULL;
@@ -40,27 +35,6 @@ uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl)
         return TERN_RPL_INFINITE_RANK; /* §8.5 (leaf), §8.2.2.5 (poisoning) */
     }
     return rpl->rank;
-}
-
-/*
- * The link address frames to the link-local @p addr go to on a 6LoWPAN link
- * (RFC 4944 §6, RFC 6775 §5.7: the IPv6 module derives it the same way), so
- * that TX status reports name the parent: a short address for an IID of the
- * form 0000:00ff:fe00:XXXX, else the EUI-64 (U/L bit inverted back).
- * @return its length (2 or 8).
- */
-static size_t l2addr_from_link_local(const tern_ipv6_addr_t *addr, uint8_t *out)
-{
-    static const uint8_t short_form[6] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00 };
-    _Static_assert(TERN_CONF_L2ADDR_MAX >= 8, "an EUI-64 must fit a link address");
-    if (memcmp(&addr->u8[8], short_form, sizeof(short_form)) == 0) {
-        out[0] = addr->u8[14];
-        out[1] = addr->u8[15];
-        return 2;
-    }
-    memcpy(out, &addr->u8[8], 8);
-    out[0] ^= 0x02u;
-    return 8;
 }
 
 /* ------------------------------------------------------------ default route */
@@ -99,17 +73,11 @@ static void update_default_route(tern_rpl_t *rpl)
 
 /* ------------------------------------------------------------ parent set */
 
-static void parent_clear(tern_rpl_t *rpl, tern_rpl_parent_t *p)
-{
-    memset(p, 0, sizeof(*p));
-    if (rpl->preferred == p) {
-        rpl->preferred = NULL;
-    }
-}
-
 void rpl_dodag_leave(tern_rpl_t *rpl)
 {
+#if RPL_JOINS
     memset(rpl->parents, 0, sizeof(rpl->parents));
+#endif
     rpl->preferred = NULL;
     update_default_route(rpl);
 }
@@ -126,6 +94,42 @@ static void detach(tern_rpl_t *rpl)
     rpl->dao_pending = false;
     rpl->dao_at_us = RPL_NEVER;
     rpl->dis_at_us = rpl_now(rpl) + 1u + rpl_random(rpl) % RPL_US_PER_S;
+}
+
+#if RPL_JOINS /* the parent set: a node that joins below a root */
+
+static uint64_t imin_us(const tern_rpl_t *rpl)
+{
+    return (uint64_t)1000u << rpl->dio_interval_min;
+}
+
+/*
+ * The link address frames to the link-local @p addr go to on a 6LoWPAN link
+ * (RFC 4944 §6, RFC 6775 §5.7: the IPv6 module derives it the same way), so
+ * that TX status reports name the parent: a short address for an IID of the
+ * form 0000:00ff:fe00:XXXX, else the EUI-64 (U/L bit inverted back).
+ * @return its length (2 or 8).
+ */
+static size_t l2addr_from_link_local(const tern_ipv6_addr_t *addr, uint8_t *out)
+{
+    static const uint8_t short_form[6] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00 };
+    _Static_assert(TERN_CONF_L2ADDR_MAX >= 8, "an EUI-64 must fit a link address");
+    if (memcmp(&addr->u8[8], short_form, sizeof(short_form)) == 0) {
+        out[0] = addr->u8[14];
+        out[1] = addr->u8[15];
+        return 2;
+    }
+    memcpy(out, &addr->u8[8], 8);
+    out[0] ^= 0x02u;
+    return 8;
+}
+
+static void parent_clear(tern_rpl_t *rpl, tern_rpl_parent_t *p)
+{
+    memset(p, 0, sizeof(*p));
+    if (rpl->preferred == p) {
+        rpl->preferred = NULL;
+    }
 }
 
 /* No parent left while joined: a router poisons (advertises INFINITE_RANK
@@ -378,10 +382,50 @@ void rpl_dodag_tx_status(tern_rpl_t *rpl, const uint8_t *l2addr, size_t l2len, i
     }
 }
 
+#else /* !RPL_JOINS */
+
+/* A root-only image: no parent set, no preferred parent, no link feedback
+ * (RFC 6550 §8.2.2.2: a root has no parents). A root never takes a DIO as a
+ * parent's (dio.c), nor a DAO from one. */
+void rpl_dodag_select(tern_rpl_t *rpl)
+{
+    (void)rpl;
+}
+
+bool rpl_dodag_dio_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, const tern_netif_hdr_t *nhdr, uint16_t rank,
+                        uint8_t dtsn)
+{
+    (void)rpl, (void)src, (void)nhdr, (void)dtsn;
+    return rank != TERN_RPL_INFINITE_RANK;
+}
+
+bool rpl_dodag_dao_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, uint16_t if_index)
+{
+    (void)rpl, (void)src, (void)if_index;
+    return true; /* no parent it could be */
+}
+
+void rpl_dodag_parent_lost(tern_rpl_t *rpl, tern_rpl_parent_t *p)
+{
+    (void)rpl, (void)p;
+}
+
+void rpl_dodag_tx_status(tern_rpl_t *rpl, const uint8_t *l2addr, size_t l2len, int status, unsigned transmissions)
+{
+    (void)rpl, (void)l2addr, (void)l2len, (void)status, (void)transmissions;
+}
+
+#endif /* RPL_JOINS */
+
 uint64_t rpl_dodag_next_deadline(const tern_rpl_t *rpl)
 {
     uint64_t next = rpl_poisoning(rpl) ? rpl->poison_until_us : RPL_NEVER;
-    return (RPL_JOINS && rpl->preferred != NULL && rpl->probe_at_us < next) ? rpl->probe_at_us : next;
+#if RPL_JOINS
+    if (rpl->preferred != NULL && rpl->probe_at_us < next) {
+        next = rpl->probe_at_us;
+    }
+#endif
+    return next;
 }
 
 void rpl_dodag_tick(tern_rpl_t *rpl, uint64_t now)
@@ -389,10 +433,12 @@ void rpl_dodag_tick(tern_rpl_t *rpl, uint64_t now)
     if (rpl_poisoning(rpl) && now >= rpl->poison_until_us) {
         detach(rpl); /* §8.2.2.5: poisoned long enough; look for a DODAG again */
     }
+#if RPL_JOINS
     const tern_rpl_parent_t *p = rpl_dodag_preferred(rpl);
     if (p != NULL && rpl->probe_at_us <= now) {
         /* A silent parent is asked for a DIO; the frame's link ACK tells whether it is still there. */
         rpl->probe_at_us = now + (uint64_t)TERN_CONF_RPL_PROBE_INTERVAL_S * RPL_US_PER_S;
         rpl_dis_send_to(rpl, p->if_index, &p->addr);
     }
+#endif
 }

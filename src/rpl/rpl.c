@@ -223,9 +223,11 @@ static void reschedule(tern_rpl_t *rpl, bool tables)
     }
     uint64_t next = min_u64(rpl_dio_next_deadline(rpl), min_u64(rpl->tables_at_us, rpl->dao_at_us));
     next = min_u64(next, rpl_dodag_next_deadline(rpl));
-    if (RPL_JOINS && rpl->tx_count > 0) { /* reports to drain (none without RPL_JOINS: enable()) */
+#if RPL_JOINS /* reports to drain (none without RPL_JOINS: enable()) */
+    if (rpl->tx_count > 0) {
         next = min_u64(next, rpl_now(rpl));
     }
+#endif
     if (next == rpl->timer_at) {
         return;
     }
@@ -246,6 +248,8 @@ static void tick(tern_rpl_t *rpl)
 }
 
 /* ------------------------------------------------------------ TX status */
+
+#if RPL_JOINS /* only for parents: a root-only image installs no hook (tx_hook()) */
 
 /*
  * The interface's hook (its own thread under the threaded executor): the
@@ -283,9 +287,6 @@ static void tx_status_hook(void *ctx, const tern_netif_t *netif, const tern_neti
 
 static void drain_tx_reports(tern_rpl_t *rpl)
 {
-    if (!RPL_JOINS) {
-        return; /* no hook installed (enable()) */
-    }
     const tern_lock_t *lock = tern_stack_lock(rpl->module.stack);
     for (;;) {
         tern_lock_acquire(lock);
@@ -300,6 +301,12 @@ static void drain_tx_reports(tern_rpl_t *rpl)
         rpl_dodag_tx_status(rpl, r.l2addr, r.l2addr_len, r.status, r.transmissions);
     }
 }
+#else
+static void drain_tx_reports(tern_rpl_t *rpl)
+{
+    (void)rpl; /* no hook installed (tx_hook()) */
+}
+#endif
 
 /* ------------------------------------------------------------ receive */
 
@@ -365,12 +372,13 @@ static void all_rpl_nodes(tern_rpl_t *rpl, const tern_netif_t *netif, bool join)
  */
 static void tx_hook(tern_rpl_t *rpl, tern_netif_t *netif)
 {
-    if (!RPL_JOINS) {
-        return;
-    }
+#if RPL_JOINS
     bool on = rpl->role == TERN_RPL_ROLE_ROUTER || rpl->role == TERN_RPL_ROLE_LEAF;
     tern_netif_tx_status_t hook = { .fn = on ? tx_status_hook : NULL, .ctx = on ? rpl : NULL };
     (void)tern_netapi_set(&netif->module, TERN_NETOPT_TX_STATUS, 0, &hook, sizeof(hook));
+#else
+    (void)rpl, (void)netif;
+#endif
 }
 
 static void enable(tern_rpl_t *rpl, tern_netif_t *netif)
@@ -403,7 +411,9 @@ static void reset_dodag(tern_rpl_t *rpl)
     rpl_trickle_stop(rpl);
     rpl->joined = false;
     rpl->dis_at_us = RPL_NEVER;
+#if RPL_JOINS
     rpl->probe_at_us = RPL_NEVER;
+#endif
     rpl->dao_at_us = RPL_NEVER;
     rpl->dao_pending = false;
     rpl->poison_until_us = 0;
@@ -551,7 +561,12 @@ static int get_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
         return -EINVAL;
     }
     memset(s, 0, sizeof(*s));
+#if RPL_JOINS /* else no parents: the snapshot's stay empty */
     memcpy(s->parents, rpl->parents, sizeof(s->parents));
+    s->preferred = (rpl->preferred != NULL) ? (int8_t)(rpl->preferred - rpl->parents) : -1;
+#else
+    s->preferred = -1;
+#endif
     memcpy(s->routes, rpl->routes, sizeof(s->routes));
 #if TERN_CONF_RPL_NS_LINKS > 0
     memcpy(s->ns_links, rpl->ns_links, sizeof(s->ns_links));
@@ -560,7 +575,6 @@ static int get_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
     s->dodag_id = rpl->dodag_id;
     s->now_us = rpl_now(rpl);
     s->dao_at_us = rpl->dao_at_us;
-    s->preferred = (rpl->preferred != NULL) ? (int8_t)(rpl->preferred - rpl->parents) : -1;
     s->role = rpl->role;
     s->joined = rpl->joined;
     s->dao_pending = rpl->dao_pending;
@@ -626,7 +640,9 @@ int tern_rpl_init(tern_rpl_t *rpl, tern_stack_t *stack, tern_ipv6_t *ip)
     }
     memset(rpl, 0, sizeof(*rpl));
     rpl->ip = ip;
+#if RPL_JOINS
     tern_rpl_etx_init(&rpl->etx);
+#endif
     rpl->timer_at = RPL_NEVER;
     rpl->tables_at_us = RPL_NEVER;
     rpl->preferred = NULL;

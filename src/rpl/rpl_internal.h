@@ -141,9 +141,10 @@ uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl);
  * is only ever joined as a root and nobody becomes its parent: the parent
  * set stays empty, there is no preferred parent and no DAO of its own. The
  * code of those tests this constant, so that the compiler leaves it out of
- * such an image (a root-only one, like the router footprint image).
+ * such an image (a root-only one, like the router footprint image); the
+ * state only they use is left out of tern_rpl_t (TERN_RPL_HAS_PARENTS).
  */
-#define RPL_JOINS (TERN_CONF_RPL_OF0 || TERN_CONF_RPL_MRHOF)
+#define RPL_JOINS TERN_RPL_HAS_PARENTS
 
 /**
  * Is the node poisoning its sub-DODAG after a local repair (RFC 6550

@@ -53,6 +53,14 @@
 #include "tern/wire/ipv6_addr.h"
 #include "tern/wire/rpl.h"
 
+/**
+ * Whether this image can join a DODAG below a root: an objective function is
+ * built (TERN_CONF_RPL_OF0, TERN_CONF_RPL_MRHOF; config.h). A root-only image
+ * (neither) has no parents (RFC 6550 §8.2.2.2) and leaves out the parent set,
+ * the link ETX table and the TX status ring of tern_rpl_t.
+ */
+#define TERN_RPL_HAS_PARENTS (TERN_CONF_RPL_OF0 || TERN_CONF_RPL_MRHOF)
+
 /** The node's part in the DODAG. */
 typedef enum {
     TERN_RPL_ROLE_NONE = 0, /**< RPL not started */
@@ -204,7 +212,9 @@ typedef struct tern_rpl {
     uint32_t prefix_valid_s;                      /**< Valid Lifetime */
     uint32_t prefix_preferred_s;                  /**< Preferred Lifetime */
     /* Parents and routes. */
+#if TERN_RPL_HAS_PARENTS /* a root-only image has no parents (RFC 6550 §8.2.2.2) */
     tern_rpl_parent_t parents[TERN_CONF_RPL_PARENTS]; /**< parent set and candidates (preferred: at the top) */
+#endif
     tern_ipv6_addr_t default_route;               /**< next hop of the default route installed; unspecified: none */
     tern_rpl_route_t routes[TERN_CONF_RPL_ROUTES]; /**< downward routes */
     /* Non-storing mode at the root (nonstoring.c): the parent graph, and our link-local addresses. */
@@ -217,10 +227,16 @@ typedef struct tern_rpl {
     uint64_t dis_at_us;                           /**< next DIS (not joined); UINT64_MAX: none */
     uint64_t dao_at_us;                           /**< next DAO (first, retry or refresh); UINT64_MAX: none */
     uint64_t poison_until_us;                     /**< local repair: advertising INFINITE_RANK until then */
+#if TERN_RPL_HAS_PARENTS
     uint64_t probe_at_us;                         /**< next unicast DIS probing the preferred parent; UINT64_MAX: none */
-    /* TX status reports from the interfaces, handed to the module's own turn. */
+    /* TX status reports from the interfaces, handed to the module's own turn
+     * (only for parents: a root-only image installs no hook, rpl.c). */
     tern_rpl_etx_t etx;                           /**< link ETX per neighbor (RFC 6719 §3.1.1) */
     tern_rpl_tx_report_t tx_reports[TERN_CONF_RPL_TX_REPORTS]; /**< ring */
+    uint32_t tx_lost;                             /**< reports lost: ring full */
+    uint8_t tx_head;                              /**< oldest report */
+    uint8_t tx_count;                             /**< reports waiting */
+#endif
     /* The RPL Option (RFC 6553): the data-plane state pushed to IPv6 and its reports (rpi_state.c). */
     tern_ipv6_addr_t rpi_failed[TERN_CONF_RPL_RPI_EVENTS]; /**< targets whose route failed, under the stack's lock */
     uint8_t rpi_failed_count;                     /**< entries in rpi_failed (lock) */
@@ -232,9 +248,6 @@ typedef struct tern_rpl {
     bool ns_provider;                             /**< installed as the IPv6 module's source route provider (nonstoring.c) */
 #endif
     uint8_t rpi_option_type;                      /**< the DODAG's RPL Option type: 0x63, or 0x23 (RFC 9008 §4.3) */
-    uint8_t tx_head;                              /**< oldest report */
-    uint8_t tx_count;                             /**< reports waiting */
-    uint32_t tx_lost;                             /**< reports lost: ring full */
     tern_counter_t counters[TERN_RPL_STAT_NUMOF];       /**< see TERN_RPL_... */
     tern_stats_group_t stats;                     /**< counters, for `stats rpl` */
     tern_ipv6_addr_list_t scratch_addrs;          /**< the IPv6 module's answer to ADDRS (module's turn only) */
