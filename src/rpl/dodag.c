@@ -26,7 +26,12 @@
 
 tern_rpl_parent_t *rpl_dodag_preferred(tern_rpl_t *rpl)
 {
-    return RPL_JOINS ? rpl->preferred : NULL;
+#if RPL_JOINS
+    return rpl->preferred;
+#else
+    (void)rpl;
+    return NULL;
+#endif
 }
 
 uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl)
@@ -39,6 +44,7 @@ uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl)
 
 /* ------------------------------------------------------------ default route */
 
+#if RPL_JOINS
 static void route_set(tern_rpl_t *rpl, bool add, const tern_ipv6_addr_t *next_hop, uint16_t if_index)
 {
     tern_ipv6_route_config_t cfg;
@@ -70,6 +76,12 @@ static void update_default_route(tern_rpl_t *rpl)
         rpl->default_route_if = p->if_index;
     }
 }
+#else
+static void update_default_route(tern_rpl_t *rpl)
+{
+    (void)rpl; /* no parent: no default route through one */
+}
+#endif
 
 /* ------------------------------------------------------------ parent set */
 
@@ -77,8 +89,8 @@ void rpl_dodag_leave(tern_rpl_t *rpl)
 {
 #if RPL_JOINS
     memset(rpl->parents, 0, sizeof(rpl->parents));
-#endif
     rpl->preferred = NULL;
+#endif
     update_default_route(rpl);
 }
 

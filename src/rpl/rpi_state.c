@@ -30,9 +30,11 @@ static void rpi_event(void *ctx, tern_ipv6_rpi_event_t event, const tern_ipv6_ad
     tern_lock_acquire(lock);
     if (event == TERN_IPV6_RPI_EVENT_RANK_ERROR) {
         rpl->rpi_rank_error = true;
+#if RPL_JOINS /* else no parent: the IPv6 module never reports one */
     } else if (event == TERN_IPV6_RPI_EVENT_PARENT_LOOP && target != NULL) {
         rpl->rpi_parent_loop = true;
         rpl->rpi_loop_parent = *target;
+#endif
     } else if (target != NULL && rpl->rpi_failed_count < TERN_CONF_RPL_RPI_EVENTS) {
         rpl->rpi_failed[rpl->rpi_failed_count++] = *target;
     } else {
@@ -63,8 +65,12 @@ void rpl_rpi_drain(tern_rpl_t *rpl)
     tern_rpl_parent_t *pref = rpl_dodag_preferred(rpl);
     tern_lock_acquire(lock);
     bool rank_error = rpl->rpi_rank_error;
+#if RPL_JOINS
     bool parent_loop = rpl->rpi_parent_loop && pref != NULL && tern_ipv6_addr_equal(&pref->addr, &rpl->rpi_loop_parent);
     rpl->rpi_parent_loop = false;
+#else
+    bool parent_loop = false;
+#endif
     size_t n = rpl->rpi_failed_count;
     memcpy(failed, rpl->rpi_failed, n * sizeof(failed[0]));
     rpl->rpi_rank_error = false;

@@ -645,7 +645,6 @@ int tern_rpl_init(tern_rpl_t *rpl, tern_stack_t *stack, tern_ipv6_t *ip)
 #endif
     rpl->timer_at = RPL_NEVER;
     rpl->tables_at_us = RPL_NEVER;
-    rpl->preferred = NULL;
     tern_rpl_seed(rpl, 0x2545F491u ^ (uint32_t)(uintptr_t)stack);
     int res = tern_module_init(&rpl->module, "rpl", RPL_PRIORITY, handle, rpl, rpl->queue,
                                TERN_CONF_MODULE_QUEUE_LEN);

@@ -123,6 +123,17 @@ void network_grid3x3(void)
     }
 }
 
+/* The node's preferred parent; none in a build without parents (the root-only library, TERN_RPL_HAS_PARENTS). */
+static const tern_rpl_parent_t *preferred_of(const tern_rpl_t *r)
+{
+#if TERN_RPL_HAS_PARENTS
+    return r->preferred;
+#else
+    (void)r;
+    return NULL;
+#endif
+}
+
 bool all_but_middle_joined(void)
 {
     tern_ipv6_addr_t mid = ll_of(4);
@@ -131,10 +142,10 @@ bool all_but_middle_joined(void)
         if (i == 4) {
             continue;
         }
-        if (!r->joined || r->preferred == NULL || r->poison_until_us != 0) {
+        if (!r->joined || preferred_of(r) == NULL || r->poison_until_us != 0) {
             return false;
         }
-        if (tern_ipv6_addr_equal(&r->preferred->addr, &mid)) {
+        if (tern_ipv6_addr_equal(&preferred_of(r)->addr, &mid)) {
             return false;
         }
     }
@@ -216,7 +227,7 @@ bool all_joined(void)
 {
     for (unsigned i = 1; i < node_count; i++) {
         const tern_rpl_t *r = &nodes[i].rpl;
-        if (!r->joined || r->preferred == NULL || r->poison_until_us != 0 || !has_global(i, NULL)) {
+        if (!r->joined || preferred_of(r) == NULL || r->poison_until_us != 0 || !has_global(i, NULL)) {
             return false;
         }
     }
@@ -310,7 +321,7 @@ bool parent_is(unsigned i, unsigned parent)
 {
     const tern_rpl_t *r = &nodes[i].rpl;
     tern_ipv6_addr_t ll = ll_of(parent);
-    return r->joined && r->preferred != NULL && tern_ipv6_addr_equal(&r->preferred->addr, &ll);
+    return r->joined && preferred_of(r) != NULL && tern_ipv6_addr_equal(&preferred_of(r)->addr, &ll);
 }
 
 bool root_routes_all(void)

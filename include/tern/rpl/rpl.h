@@ -176,7 +176,6 @@ typedef struct tern_rpl {
     uint8_t version;                              /**< DODAGVersionNumber */
     uint8_t mop;                                  /**< mode of operation (2: storing, 1: non-storing) */
     uint8_t dtsn;                                 /**< our DTSN (§9.6) */
-    uint8_t parent_dtsn;                          /**< the preferred parent's last DTSN */
     uint8_t dao_sequence;                         /**< DAOSequence of our last DAO */
     uint8_t dao_ack_sequence;                     /**< DAOSequence of the DAO awaiting its DAO-ACK (dao_pending) */
     uint8_t path_sequence;                        /**< Path Sequence of our targets (§7.2) */
@@ -194,8 +193,6 @@ typedef struct tern_rpl {
     uint16_t min_hop_rank_increase;               /**< MinHopRankIncrease (§6.7.6) */
     uint16_t max_rank_increase;                   /**< DAGMaxRankIncrease */
     uint16_t lifetime_unit;                       /**< Lifetime Unit, seconds */
-    uint16_t default_route_if;                    /**< interface of @ref default_route */
-    tern_rpl_parent_t *preferred;                 /**< the preferred parent (one of @ref parents), NULL: none */
     tern_ipv6_t *ip;                              /**< the IPv6 module it works with */
     tern_netif_t *ifs[TERN_CONF_RPL_IFS];         /**< interfaces RPL runs on */
     tern_module_t module;                         /**< the module */
@@ -212,10 +209,13 @@ typedef struct tern_rpl {
     uint32_t prefix_valid_s;                      /**< Valid Lifetime */
     uint32_t prefix_preferred_s;                  /**< Preferred Lifetime */
     /* Parents and routes. */
-#if TERN_RPL_HAS_PARENTS /* a root-only image has no parents (RFC 6550 §8.2.2.2) */
+#if TERN_RPL_HAS_PARENTS /* a root-only image has no parents (RFC 6550 §8.2.2.2), nor the default route through one */
     tern_rpl_parent_t parents[TERN_CONF_RPL_PARENTS]; /**< parent set and candidates (preferred: at the top) */
-#endif
+    tern_rpl_parent_t *preferred;                 /**< the preferred parent (one of @ref parents), NULL: none */
     tern_ipv6_addr_t default_route;               /**< next hop of the default route installed; unspecified: none */
+    uint16_t default_route_if;                    /**< interface of @ref default_route */
+    uint8_t parent_dtsn;                          /**< the preferred parent's last DTSN */
+#endif
     tern_rpl_route_t routes[TERN_CONF_RPL_ROUTES]; /**< downward routes */
     /* Non-storing mode at the root (nonstoring.c): the parent graph, and our link-local addresses. */
 #if TERN_CONF_RPL_NS_LINKS > 0 /* nonstoring.c's, left out with the table (C11 has no empty arrays) */
@@ -241,9 +241,11 @@ typedef struct tern_rpl {
     tern_ipv6_addr_t rpi_failed[TERN_CONF_RPL_RPI_EVENTS]; /**< targets whose route failed, under the stack's lock */
     uint8_t rpi_failed_count;                     /**< entries in rpi_failed (lock) */
     bool rpi_rank_error;                          /**< a rank error waits for the module's turn (lock) */
+    bool rpi_posted;                              /**< a message for them is queued (lock) */
+#if TERN_RPL_HAS_PARENTS /* the IPv6 module reports a loop only through a parent */
     bool rpi_parent_loop;                         /**< rpi_loop_parent routes up through us (lock) */
     tern_ipv6_addr_t rpi_loop_parent;             /**< the parent of a PARENT_LOOP report (lock) */
-    bool rpi_posted;                              /**< a message for them is queued (lock) */
+#endif
 #if TERN_CONF_RPL_NS_LINKS
     bool ns_provider;                             /**< installed as the IPv6 module's source route provider (nonstoring.c) */
 #endif
