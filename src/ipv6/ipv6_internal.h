@@ -336,10 +336,12 @@ tern_pkt_t *ipv6_srh_prepend(tern_ipv6_t *ip, tern_pkt_t *payload, uint8_t nh, t
  * A router received @p pkt ([the whole packet, header @p hdr first and
  * private, NETIF]) for one of its addresses: if a Source Routing Header
  * with Segments Left above 0 is in it, process it (RFC 6554 §4.2): drop
- * and count, or advance and forward.
- * @return true when @p pkt was consumed; false: no such header, go on.
+ * and count, or advance and forward (with @p hdr's destination set to the
+ * next address: the caller's copy, no second one on the receive path's stack).
+ * @return true when @p pkt was consumed; false: no such header, go on
+ *         (@p hdr unchanged).
  */
-bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, size_t payload_len,
+bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_ipv6_repr_t *hdr, size_t payload_len,
                       tern_pkt_t *pkt);
 
 #else /* !TERN_CONF_IPV6_ROUTER: a host image, forward.c and srh.c not built (config.h) */
@@ -372,7 +374,7 @@ static inline int ipv6_forward_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *op
 
 /* RFC 6554 §4.2 processing is a router's: a host's receive path applies
  * RFC 8200 §4.4 to a Routing header with Segments Left above 0. */
-static inline bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
+static inline bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_ipv6_repr_t *hdr,
                                     size_t payload_len, tern_pkt_t *pkt)
 {
     (void)ip;

@@ -494,23 +494,23 @@ static uint8_t registration(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *addr, 
  * RFC 6775 §6.5.2: the NA with the (E)ARO and @p status, unicast to the
  * registering node's link address @p l2addr: to the NS source on success,
  * to the link-local address of the EUI-64 (the ARO's, or an 8-byte ROVR)
- * otherwise, since the address itself may belong to someone else.
+ * otherwise, since the address itself may belong to someone else. The
+ * request's @p aro becomes the answer's (its status set): no copy of its
+ * ROVR on the stack of the receive path.
  */
 static void send_registration_answer(tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, const tern_ipv6_addr_t *target,
-                                     const tern_ndp_6lo_aro_t *request, uint8_t status, const uint8_t *l2addr,
-                                     size_t l2_len)
+                                     tern_ndp_6lo_aro_t *aro, uint8_t status, const uint8_t *l2addr, size_t l2_len)
 {
-    tern_ndp_6lo_aro_t aro = *request;
-    aro.status = status;
+    aro->status = status;
     uint8_t options[OPTIONS_MAX];
-    int r = tern_ndp_6lo_aro_emit(&aro, options, sizeof(options));
+    int r = tern_ndp_6lo_aro_emit(aro, options, sizeof(options));
     if (r < 0) {
         return; /* parsed above: cannot fail */
     }
     tern_ipv6_addr_t dst = hdr->src;
-    if (status != TERN_NDP_6LO_STATUS_SUCCESS && aro.rovr_len == 8) {
+    if (status != TERN_NDP_6LO_STATUS_SUCCESS && aro->rovr_len == 8) {
         dst = (tern_ipv6_addr_t){ { 0xfe, 0x80 } };
-        memcpy(&dst.u8[8], aro.rovr, 8);
+        memcpy(&dst.u8[8], aro->rovr, 8);
         dst.u8[8] ^= 0x02u; /* RFC 4291 App. A: modified EUI-64 */
     }
     const tern_ipv6_addr_t *src = ipv6_ndp_link_local(ipif);

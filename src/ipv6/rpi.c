@@ -206,8 +206,11 @@ static bool forwarding_error_back(tern_ipv6_t *ip, const tern_ipv6_addr_t *dst, 
            (from == NULL || !tern_ipv6_addr_equal(next_hop, from));
 }
 
-int ipv6_rpi_forward(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr, size_t *payload_len,
-                     tern_ipv6_if_t **out, tern_ipv6_addr_t *next_hop, bool source_routed)
+/* noinline: inlined into ipv6_forward_via() with LTO, its locals stayed on the stack under
+ * the ICMPv6 error that forwarding may send after it (router image: 208 -> 120 B there). */
+__attribute__((noinline)) int ipv6_rpi_forward(tern_ipv6_t *ip, tern_pkt_t *pkt, tern_ipv6_repr_t *hdr,
+                                               size_t *payload_len, tern_ipv6_if_t **out, tern_ipv6_addr_t *next_hop,
+                                               bool source_routed)
 {
     const tern_ipv6_rpl_state_t *st = &ip->rpl;
     if (!st->running || hdr->next_header != TERN_IPV6_NH_HOP_BY_HOP) {

@@ -112,7 +112,7 @@ static void srh_drop(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned counter, bool ic
     }
 }
 
-bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, size_t payload_len,
+bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_ipv6_repr_t *hdr, size_t payload_len,
                       tern_pkt_t *pkt)
 {
     if (!ip->router || pkt->size < TERN_IPV6_HDR_LEN + payload_len) {
@@ -166,17 +166,15 @@ bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_rep
         }
         /* The new destination goes into the header; hop limit and the
          * rest are forwarding's (forward.c). */
-        tern_ipv6_repr_t fwd = *hdr;
-        fwd.dst = dst;
-        (void)tern_ipv6_emit(&fwd, pkt->data, TERN_IPV6_HDR_LEN);
+        hdr->dst = dst;
+        (void)tern_ipv6_emit(hdr, pkt->data, TERN_IPV6_HDR_LEN);
         ipv6_count(ip, TERN_IPV6_SRH_FORWARDED);
         if (ipif->lowpan.enabled) {
             /* Address[i] is a neighbor on the link the packet came from (RFC 6550 §9.7). */
-            tern_ipv6_addr_t next_hop;
-            link_local_of(&next_hop, &dst);
-            ipv6_forward_via(ip, &fwd, payload_len, pkt, ipif, &next_hop);
+            link_local_of(&dst, &hdr->dst);
+            ipv6_forward_via(ip, hdr, payload_len, pkt, ipif, &dst);
         } else {
-            ipv6_forward_via(ip, &fwd, payload_len, pkt, NULL, NULL);
+            ipv6_forward_via(ip, hdr, payload_len, pkt, NULL, NULL);
         }
         return true;
     }
