@@ -218,13 +218,14 @@ static int dao_finish_send(tern_rpl_t *rpl, tern_pkt_t *msg, size_t options_len,
 static size_t own_targets_emit(tern_rpl_t *rpl, uint8_t *out, size_t cap)
 {
     size_t n = 0;
+    tern_ipv6_addr_list_t addrs;
     for (size_t i = 0; i < TERN_CONF_RPL_IFS; i++) {
         if (rpl->ifs[i] == NULL || tern_netapi_get(&rpl->ip->module, TERN_NETOPT_IPV6_ADDRS, rpl->ifs[i]->index,
-                                                   &rpl->scratch_addrs, sizeof(rpl->scratch_addrs)) < 0) {
+                                                   &addrs, sizeof(addrs)) < 0) {
             continue;
         }
         for (size_t k = 0; k < TERN_CONF_IPV6_ADDRS; k++) {
-            const tern_ipv6_if_addr_t *a = &rpl->scratch_addrs.addrs[k];
+            const tern_ipv6_if_addr_t *a = &addrs.addrs[k];
             if (!a->used || a->state != TERN_IPV6_ADDR_PREFERRED || tern_ipv6_addr_is_link_local(&a->addr)) {
                 continue;
             }

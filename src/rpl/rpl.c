@@ -142,12 +142,14 @@ bool rpl_has_if(const tern_rpl_t *rpl, uint16_t if_index)
 
 int rpl_link_local(tern_rpl_t *rpl, uint16_t if_index, tern_ipv6_addr_t *out)
 {
-    tern_ipv6_addr_list_t *addrs = &rpl->scratch_addrs;
-    if (tern_netapi_get(&rpl->ip->module, TERN_NETOPT_IPV6_ADDRS, if_index, addrs, sizeof(*addrs)) < 0) {
+    /* A copy of the interface's addresses, on the stack: the paths that ask (sending an RPL
+     * message) stay below the deepest ones of the receive path (bench/footprint/stack_depth.py). */
+    tern_ipv6_addr_list_t addrs;
+    if (tern_netapi_get(&rpl->ip->module, TERN_NETOPT_IPV6_ADDRS, if_index, &addrs, sizeof(addrs)) < 0) {
         return -EADDRNOTAVAIL;
     }
     for (size_t i = 0; i < TERN_CONF_IPV6_ADDRS; i++) {
-        const tern_ipv6_if_addr_t *a = &addrs->addrs[i];
+        const tern_ipv6_if_addr_t *a = &addrs.addrs[i];
         if (a->used && a->state == TERN_IPV6_ADDR_PREFERRED && tern_ipv6_addr_is_link_local(&a->addr)) {
             *out = a->addr;
             return 0;
@@ -433,16 +435,17 @@ static void reset_dodag(tern_rpl_t *rpl)
     rpl->mop = TERN_CONF_RPL_MOP;
 }
 
-static bool own_address(tern_rpl_t *rpl, const tern_ipv6_addr_t *addr)
+/* noinline: its copy of the address list stays out of handle()'s frame (set_option() is inlined there). */
+__attribute__((noinline)) static bool own_address(tern_rpl_t *rpl, const tern_ipv6_addr_t *addr)
 {
+    tern_ipv6_addr_list_t addrs;
     for (size_t i = 0; i < TERN_CONF_RPL_IFS; i++) {
         if (rpl->ifs[i] == NULL ||
-            tern_netapi_get(&rpl->ip->module, TERN_NETOPT_IPV6_ADDRS, rpl->ifs[i]->index, &rpl->scratch_addrs,
-                            sizeof(rpl->scratch_addrs)) < 0) {
+            tern_netapi_get(&rpl->ip->module, TERN_NETOPT_IPV6_ADDRS, rpl->ifs[i]->index, &addrs, sizeof(addrs)) < 0) {
             continue;
         }
         for (size_t k = 0; k < TERN_CONF_IPV6_ADDRS; k++) {
-            const tern_ipv6_if_addr_t *a = &rpl->scratch_addrs.addrs[k];
+            const tern_ipv6_if_addr_t *a = &addrs.addrs[k];
             if (a->used && tern_ipv6_addr_equal(&a->addr, addr)) {
                 return true;
             }

@@ -252,7 +252,6 @@ typedef struct tern_rpl {
     uint8_t rpi_option_type;                      /**< the DODAG's RPL Option type: 0x63, or 0x23 (RFC 9008 §4.3) */
     tern_counter_t counters[TERN_RPL_STAT_NUMOF];       /**< see TERN_RPL_... */
     tern_stats_group_t stats;                     /**< counters, for `stats rpl` */
-    tern_ipv6_addr_list_t scratch_addrs;          /**< the IPv6 module's answer to ADDRS (module's turn only) */
 } tern_rpl_t;
 
 /**
