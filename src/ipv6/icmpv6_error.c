@@ -247,14 +247,13 @@ void ipv6_icmpv6_error_unresolved(tern_ipv6_t *ip, tern_pkt_t *pkt)
 
 void ipv6_ptb_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *b, size_t len)
 {
-    if (!TERN_CONF_IPV6_DCACHE) {
-        /* No Path MTU Discovery (config.h): our packets never exceed 1280 bytes (pmtu.c, RFC 8201 §1). */
-        (void)ipif;
-        (void)b;
-        (void)len;
-        ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
-        return;
-    }
+#if !TERN_CONF_IPV6_DCACHE
+    /* No Path MTU Discovery (config.h): our packets never exceed 1280 bytes (pmtu.c, RFC 8201 §1). */
+    (void)ipif;
+    (void)b;
+    (void)len;
+    ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
+#else
     /* RFC 4443 §3.2: the MTU of the next-hop link and as much of our packet
      * as fits; the code is ignored. RFC 8201 §5.2: the estimate is kept for
      * the quoted packet's destination, and only for a packet we sent. */
@@ -289,4 +288,5 @@ void ipv6_ptb_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const uint8_t *b, s
     if (r == 1) {
         ipv6_count(ip, TERN_IPV6_DCACHE_EVICTED);
     }
+#endif
 }

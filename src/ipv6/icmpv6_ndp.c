@@ -186,6 +186,7 @@ static void na_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_re
 
 /* ------------------------------------------------------------ redirect */
 
+#if TERN_CONF_IPV6_DCACHE
 /* Is @p router the current first hop for @p dst, out of @p ipif (§8.1)? The
  * destination cache's next hop (an earlier Redirect), else the table's. */
 static bool is_first_hop(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *dst,
@@ -195,6 +196,7 @@ static bool is_first_hop(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
     tern_ipv6_if_t *out = ipv6_route(ip, NULL, dst, &next_hop);
     return out == ipif && !tern_ipv6_addr_equal(&next_hop, dst) && tern_ipv6_addr_equal(&next_hop, router);
 }
+#endif
 
 /*
  * A Redirect (RFC 4861 §8): every validity check of §8.1 is a drop counted
@@ -205,11 +207,11 @@ static bool is_first_hop(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
 static void redirect_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,
                              const uint8_t *b, size_t len)
 {
-    if (!TERN_CONF_IPV6_DCACHE) {
-        /* No destination cache to keep it in (config.h): a host SHOULD act on it (§8.3), need not. */
-        ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
-        return;
-    }
+#if !TERN_CONF_IPV6_DCACHE
+    /* No destination cache to keep it in (config.h): a host SHOULD act on it (§8.3), need not. */
+    (void)ipif, (void)hdr, (void)b, (void)len;
+    ipv6_count(ip, TERN_IPV6_ICMP_UNHANDLED);
+#else
     if (ipv6_is_router(ip)) {
         /* §8: Redirects inform hosts; §8.2: "A router MUST NOT update its
          * routing tables upon receipt of a Redirect." */
@@ -258,6 +260,7 @@ static void redirect_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_i
     size_t tlla_len = ipv6_ndp_find_lladdr(ipif, rd.options, rd.options_len, TERN_NDP_OPT_TLLA, &tlla);
     (void)tern_nc_redirect_received(&ipif->nc, &rd.target, tlla, tlla_len,
                                     !tern_ipv6_addr_equal(&rd.target, &rd.destination), now);
+#endif
 }
 
 /* Send an NS for @p target to @p dst from @p src (NULL: source selection; the

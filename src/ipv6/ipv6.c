@@ -63,9 +63,12 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_REASS_EVICTED] = "reass_evicted",
     [TERN_IPV6_REASS_NOMEM] = "reass_nomem",
     [TERN_IPV6_REASS_INVALID] = "reass_invalid",
+    [TERN_IPV6_FRAG_FAIL] = "frag_fail",
+#if TERN_CONF_IPV6_FRAG
     [TERN_IPV6_FRAG_OK] = "frag_ok",
     [TERN_IPV6_FRAG_SENT] = "frag_sent",
-    [TERN_IPV6_FRAG_FAIL] = "frag_fail",
+#endif
+#if TERN_CONF_IPV6_DCACHE
     [TERN_IPV6_REDIRECT_ACCEPTED] = "redirect_accepted",
     [TERN_IPV6_REDIRECT_ON_ROUTER] = "redirect_on_router",
     [TERN_IPV6_REDIRECT_BAD_SOURCE] = "redirect_bad_source",
@@ -81,6 +84,7 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_PTB_BELOW_MIN] = "ptb_below_min",
     [TERN_IPV6_PTB_NOT_LOWER] = "ptb_not_lower",
     [TERN_IPV6_DCACHE_EVICTED] = "dcache_evicted",
+#endif
     [TERN_IPV6_TX_UNRESOLVED] = "tx_unresolved",
     [TERN_IPV6_NC_QUEUE_DROPPED] = "nc_queue_dropped",
     [TERN_IPV6_FWD_ADDR_UNREACH] = "fwd_addr_unreach",
@@ -92,16 +96,18 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_FWD_TOO_BIG] = "fwd_too_big",
     [TERN_IPV6_FWD_SCOPE] = "fwd_scope",
     [TERN_IPV6_ICMP_NO_LISTENER] = "icmp_no_listener",
+    [TERN_IPV6_MLD_NO_ROOM] = "mld_no_room",
+#if TERN_CONF_IPV6_MLD
     [TERN_IPV6_MLD_REPORTS_SENT] = "mld_reports_sent",
     [TERN_IPV6_MLD_QUERIES_RECEIVED] = "mld_queries_received",
     [TERN_IPV6_MLD_INVALID] = "mld_invalid",
-    [TERN_IPV6_MLD_NO_ROOM] = "mld_no_room",
     [TERN_IPV6_MLD_V1_QUERIES_RECEIVED] = "mld_v1_queries_received",
     [TERN_IPV6_MLD_V1_MODE_ENTERED] = "mld_v1_mode_entered",
     [TERN_IPV6_MLD_V1_REPORTS_SENT] = "mld_v1_reports_sent",
     [TERN_IPV6_MLD_V1_DONES_SENT] = "mld_v1_dones_sent",
     [TERN_IPV6_MLD_V1_REPORTS_RECEIVED] = "mld_v1_reports_received",
     [TERN_IPV6_MLD_V1_SUPPRESSED] = "mld_v1_suppressed",
+#endif
     [TERN_IPV6_6LO_REG_SENT] = "6lo_reg_sent",
     [TERN_IPV6_6LO_REG_OK] = "6lo_reg_ok",
     [TERN_IPV6_6LO_REG_DUPLICATE] = "6lo_reg_duplicate",

@@ -106,16 +106,18 @@ enum {
     TERN_IPV6_FWD_TOO_BIG,      /**< not forwarded: larger than the outgoing link MTU (Packet Too Big) */
     TERN_IPV6_FWD_SCOPE,        /**< not forwarded: link-local or unspecified address (RFC 4291 §2.5.6) */
     TERN_IPV6_ICMP_NO_LISTENER, /**< echo replies / errors about echo requests with no application (ping) */
+    TERN_IPV6_MLD_NO_ROOM,      /**< groups joined but not reported: TERN_CONF_MLD_GROUPS full (also without MLD: mld_none.c) */
+#if TERN_CONF_IPV6_MLD /* counters of the features a switch leaves out are left out too */
     TERN_IPV6_MLD_REPORTS_SENT, /**< MLDv2 reports sent (RFC 3810 §6) */
     TERN_IPV6_MLD_QUERIES_RECEIVED, /**< valid MLD Queries received (RFC 3810 §6.2) */
     TERN_IPV6_MLD_INVALID,      /**< MLD Queries, MLDv1 Reports dropped: malformed, not link-local source, hop limit not 1 (§5.1.14) */
-    TERN_IPV6_MLD_NO_ROOM,      /**< groups joined but not reported: TERN_CONF_MLD_GROUPS full */
     TERN_IPV6_MLD_V1_QUERIES_RECEIVED, /**< valid MLDv1 Queries received (RFC 3810 §8.2.1; also in mld_queries_received) */
     TERN_IPV6_MLD_V1_MODE_ENTERED, /**< interfaces switched to MLDv1 compatibility mode (RFC 3810 §8.2.1) */
     TERN_IPV6_MLD_V1_REPORTS_SENT, /**< MLDv1 Reports sent in compatibility mode (RFC 2710 §4) */
     TERN_IPV6_MLD_V1_DONES_SENT, /**< MLDv1 Dones sent in compatibility mode (RFC 2710 §4) */
     TERN_IPV6_MLD_V1_REPORTS_RECEIVED, /**< valid MLDv1 Reports of other listeners received */
     TERN_IPV6_MLD_V1_SUPPRESSED, /**< our MLDv1 Reports not sent: another listener reported first (RFC 2710 §4) */
+#endif
     TERN_IPV6_REASS_OK,         /**< datagrams reassembled from fragments (RFC 8200 §4.5) */
     TERN_IPV6_REASS_ATOMIC,     /**< atomic fragments (offset 0, M 0) processed whole (RFC 6946) */
     TERN_IPV6_REASS_DUPLICATE,  /**< fragments dropped: exact duplicates of received bytes */
@@ -124,9 +126,12 @@ enum {
     TERN_IPV6_REASS_EVICTED,    /**< datagrams dropped: all slots busy, oldest one evicted */
     TERN_IPV6_REASS_NOMEM,      /**< fragments dropped with their datagram: no packet buffer */
     TERN_IPV6_REASS_INVALID,    /**< fragments dropped: bad length/offset, empty, inconsistent, tentative */
+    TERN_IPV6_FRAG_FAIL,        /**< datagrams not fragmented: no buffer, MTU too small (or no fragmentation built) */
+#if TERN_CONF_IPV6_FRAG
     TERN_IPV6_FRAG_OK,          /**< datagrams sent in fragments */
     TERN_IPV6_FRAG_SENT,        /**< fragments created */
-    TERN_IPV6_FRAG_FAIL,        /**< datagrams not fragmented: no buffer, MTU too small */
+#endif
+#if TERN_CONF_IPV6_DCACHE /* Redirects and Path MTU Discovery keep their state there */
     TERN_IPV6_REDIRECT_ACCEPTED, /**< valid Redirects applied to the destination cache (RFC 4861 §8.3) */
     TERN_IPV6_REDIRECT_ON_ROUTER, /**< Redirects ignored: the node is a router (RFC 4861 §8.2) */
     TERN_IPV6_REDIRECT_BAD_SOURCE, /**< Redirects dropped: IP source not link-local (§8.1) */
@@ -142,6 +147,7 @@ enum {
     TERN_IPV6_PTB_BELOW_MIN,    /**< Packet Too Big dropped: MTU below 1280 (RFC 8201 §4) */
     TERN_IPV6_PTB_NOT_LOWER,    /**< Packet Too Big without effect: MTU not below the estimate (RFC 8201 §4) */
     TERN_IPV6_DCACHE_EVICTED,   /**< destination cache entries reused for another destination (table full) */
+#endif
     TERN_IPV6_TX_UNRESOLVED,    /**< our packets dropped: address resolution of the next hop failed (RFC 4861 §7.2.2) */
     TERN_IPV6_NC_QUEUE_DROPPED, /**< packets dropped: the queue of a neighbor being resolved was full (oldest out, §7.2.2) */
     TERN_IPV6_FWD_ADDR_UNREACH, /**< forwarded packets dropped: resolution failed (Destination Unreachable code 3) */
