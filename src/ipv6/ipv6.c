@@ -344,7 +344,8 @@ static void renew_reachable_time(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, uint64_t
     ipv6_count(ip, TERN_IPV6_REACHABLE_RENEWED);
 }
 
-static void tick(tern_ipv6_t *ip)
+/* noinline: out of handle()'s frame, which every packet's path starts with (stack_depth.py). */
+__attribute__((noinline)) static void tick(tern_ipv6_t *ip)
 {
     uint64_t now = ipv6_now(ip);
     for (size_t i = 0; i < TERN_CONF_IPV6_IFS; i++) {
@@ -682,7 +683,8 @@ static const tern_ipv6_addrs_ops_t addrs_ops = { ipv6_ndp_send_dad_ns, addrs_gro
 
 /* ------------------------------------------------------------ enable */
 
-static void enable(tern_ipv6_t *ip, tern_netif_t *netif)
+/* noinline: its locals (112 B) stay out of handle()'s frame, which every packet's path starts with. */
+__attribute__((noinline)) static void enable(tern_ipv6_t *ip, tern_netif_t *netif)
 {
     if (find_if(ip, netif->index) != NULL) {
         return;

@@ -102,7 +102,8 @@ void rpl_rpi_drain(tern_rpl_t *rpl)
     }
 }
 
-void rpl_rpi_sync(tern_rpl_t *rpl)
+/* noinline: its two copies of the state (80 B) stay out of handle()'s frame (rpl.c calls it last). */
+__attribute__((noinline)) void rpl_rpi_sync(tern_rpl_t *rpl)
 {
     tern_ipv6_rpl_state_t st;
     memset(&st, 0, sizeof(st)); /* compared with memcmp: padding too */

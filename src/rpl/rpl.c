@@ -241,7 +241,8 @@ static void reschedule(tern_rpl_t *rpl, bool tables)
     }
 }
 
-static void tick(tern_rpl_t *rpl)
+/* noinline, like enable() and set_option(): out of handle()'s frame, under every message's path. */
+__attribute__((noinline)) static void tick(tern_rpl_t *rpl)
 {
     uint64_t now = rpl_now(rpl);
     rpl_dodag_tick(rpl, now);
@@ -383,7 +384,7 @@ static void tx_hook(tern_rpl_t *rpl, tern_netif_t *netif)
 #endif
 }
 
-static void enable(tern_rpl_t *rpl, tern_netif_t *netif)
+__attribute__((noinline)) static void enable(tern_rpl_t *rpl, tern_netif_t *netif)
 {
     size_t free_slot = TERN_CONF_RPL_IFS;
     for (size_t i = 0; i < TERN_CONF_RPL_IFS; i++) {
@@ -526,7 +527,7 @@ static int set_role(tern_rpl_t *rpl, const role_config_t *cfg)
 
 /* ------------------------------------------------------------ options */
 
-static int set_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
+__attribute__((noinline)) static int set_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
 {
     switch (opt->opt) {
     case TERN_NETOPT_RPL_ROLE: {
