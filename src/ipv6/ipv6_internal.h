@@ -279,6 +279,7 @@ int ipv6_rd_set_option(tern_ipv6_t *ip, tern_netapi_opt_t *opt);
  * of received headers (RFC 6554 §4.2), which every RPL router needs.
  */
 #define IPV6_SOURCE_ROUTES (TERN_CONF_IPV6_ROUTER && TERN_CONF_RPL && TERN_CONF_RPL_NS_LINKS > 0)
+/* tern_ipv6_t keeps the provider and its answer only then (tern/ipv6/ipv6.h: the same condition). */
 
 #if TERN_CONF_IPV6_ROUTER
 

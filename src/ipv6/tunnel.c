@@ -297,7 +297,11 @@ int ipv6_tunnel_forward(tern_ipv6_t *ip, const tern_ipv6_repr_t *hdr, size_t pay
     /* The inner packet as the RPI check left it: without the RPI when the
      * tunnel leaves the RPL domain (rpi.c strips it, RFC 6553 §5). */
     size_t inner_len = TERN_IPV6_HDR_LEN + checked_len;
+#if IPV6_SOURCE_ROUTES
     uint16_t mtu = ipv6_path_mtu(ip, ipif, t.source_routed ? &ip->source_route.hops[0] : &t.first_hop);
+#else
+    uint16_t mtu = ipv6_path_mtu(ip, ipif, &t.first_hop); /* a storing root's DAO route: no provider in the build */
+#endif
     /* RFC 2473 §7.1 (a): an original packet of at most 1280 bytes that does
      * not fit the tunnel MTU is encapsulated and the tunnel packet
      * fragmented (frag.c), since its source need not go below 1280 (RFC

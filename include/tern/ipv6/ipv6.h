@@ -303,8 +303,10 @@ typedef struct tern_ipv6 {
     tern_counter_t counters[TERN_IPV6_STAT_NUMOF];      /**< see TERN_IPV6_... */
     bool router;                                  /**< a router (RFC 4861 §6.2), see tern_ipv6_set_router() */
     tern_stats_group_t stats;                     /**< counters, for `stats ipv6` */
+#if TERN_CONF_IPV6_ROUTER && TERN_CONF_RPL && TERN_CONF_RPL_NS_LINKS > 0 /* IPV6_SOURCE_ROUTES (src/ipv6/ipv6_internal.h) */
     tern_ipv6_source_router_t source_router;      /**< source route provider (TERN_NETOPT_IPV6_SOURCE_ROUTER); fn NULL: none */
     tern_ipv6_source_route_t source_route;        /**< its last answer (module's turn only) */
+#endif
     tern_ipv6_rpl_state_t rpl;                    /**< RPL's data-plane state (TERN_NETOPT_IPV6_RPL_STATE, rpi.c) */
     tern_pkt_t *spare_netif;                      /**< its interface header snip, likewise (NULL outside that send) */
 } tern_ipv6_t;
