@@ -44,31 +44,47 @@ static const char *const rpl_counter_names[TERN_RPL_STAT_NUMOF] = {
     [TERN_RPL_NOT_GROUNDED] = "not_grounded",
     [TERN_RPL_DIO_OLD_VERSION] = "dio_old_version",
     [TERN_RPL_DIO_RANK_RULE] = "dio_rank_rule",
+#if RPL_JOINS
     [TERN_RPL_PARENT_TABLE_FULL] = "parent_table_full",
+#endif
     [TERN_RPL_DAO_NOT_CHILD] = "dao_not_child",
     [TERN_RPL_DAO_BAD_TARGET] = "dao_bad_target",
     [TERN_RPL_ROUTE_TABLE_FULL] = "route_table_full",
     [TERN_RPL_DAO_ACK_UNEXPECTED] = "dao_ack_unexpected",
     [TERN_RPL_DAO_ACK_REJECTED] = "dao_ack_rejected",
     [TERN_RPL_ROUTES_EXPIRED] = "routes_expired",
+#if RPL_JOINS
     [TERN_RPL_PARENT_LOST] = "parent_lost",
+#endif
+#if RPL_JOINS
     [TERN_RPL_LOCAL_REPAIRS] = "local_repairs",
+#endif
     [TERN_RPL_GLOBAL_REPAIRS] = "global_repairs",
+#if RPL_JOINS
     [TERN_RPL_ETX_RESET] = "etx_reset",
+#endif
+#if RPL_JOINS
     [TERN_RPL_PARENT_SWITCHES] = "parent_switches",
+#endif
     [TERN_RPL_JOINS] = "joins",
     [TERN_RPL_TX_NOMEM] = "tx_nomem",
     [TERN_RPL_TX_FAILED] = "tx_failed",
     [TERN_RPL_NO_IF] = "no_if",
+#if TERN_CONF_RPL_NS_LINKS > 0
     [TERN_RPL_NS_NO_ROUTE] = "ns_no_route",
+#endif
+#if TERN_CONF_RPL_NS_LINKS > 0
     [TERN_RPL_NS_LOOP] = "ns_loop",
+#endif
     [TERN_RPL_DAO_NO_PATH_OUT] = "dao_no_path_out",
     [TERN_RPL_DAO_NOT_FORWARDED] = "dao_not_forwarded",
     [TERN_RPL_DAO_STALE_TARGET] = "dao_stale_target",
     [TERN_RPL_RPI_TRICKLE_RESETS] = "rpi_trickle_resets",
     [TERN_RPL_RPI_ROUTES_FAILED] = "rpi_routes_failed",
     [TERN_RPL_RPI_PARENT_LOOPS] = "rpi_parent_loops",
+#if RPL_JOINS
     [TERN_RPL_PARENT_BECAME_CHILD] = "parent_became_child",
+#endif
     [TERN_RPL_RPI_EVENTS_LOST] = "rpi_events_lost",
 };
 

@@ -92,32 +92,36 @@ enum {
     TERN_RPL_NOT_GROUNDED,       /**< DIOs ignored: floating DODAG (we join grounded ones only) */
     TERN_RPL_DIO_OLD_VERSION,    /**< DIOs ignored: older DODAG version than ours */
     TERN_RPL_DIO_RANK_RULE,      /**< DIOs whose sender can not be a parent (rank rules §8.2.2.4) */
-    TERN_RPL_PARENT_TABLE_FULL,  /**< candidate parents not kept: TERN_CONF_RPL_PARENTS full */
     TERN_RPL_DAO_NOT_CHILD,      /**< DAOs dropped: sender is our preferred parent, or we are not in a DODAG (or poisoning) */
     TERN_RPL_DAO_BAD_TARGET,     /**< DAO targets ignored: no Transit Information, link-local or multicast target */
     TERN_RPL_ROUTE_TABLE_FULL,   /**< DAO targets not installed: TERN_CONF_RPL_ROUTES full, or the FIB refused */
     TERN_RPL_DAO_ACK_UNEXPECTED, /**< DAO-ACKs dropped: no pending DAO with that sequence */
     TERN_RPL_DAO_ACK_REJECTED,   /**< DAO-ACKs with a rejection status (>= 128) */
     TERN_RPL_ROUTES_EXPIRED,     /**< downward routes whose lifetime ran out */
-    TERN_RPL_PARENT_LOST,        /**< parents removed: link failures or ETX too high, or infinite rank */
-    TERN_RPL_LOCAL_REPAIRS,      /**< local repairs: preferred parent lost, no other (§8.2.2.5) */
     TERN_RPL_GLOBAL_REPAIRS,     /**< DODAG versions followed or started (§8.2.2.1) */
-    TERN_RPL_ETX_RESET,          /**< link estimates reset: a neighbor's DIOs arrive while we have no parent and its ETX is past MAX_LINK_METRIC */
-    TERN_RPL_PARENT_SWITCHES,    /**< preferred parent changed */
     TERN_RPL_JOINS,              /**< DODAGs joined */
     TERN_RPL_TX_NOMEM,           /**< messages not sent: no packet buffer */
     TERN_RPL_TX_FAILED,          /**< messages the IPv6 module refused */
     TERN_RPL_NO_IF,              /**< dropped: arrived on an interface RPL does not run on */
-    TERN_RPL_NS_NO_ROUTE,        /**< non-storing root: a target's chain of parents does not reach the root, or is too long */
-    TERN_RPL_NS_LOOP,            /**< non-storing root: a target's chain of parents loops (no source route) */
     TERN_RPL_DAO_NO_PATH_OUT,    /**< No-Path DAOs sent to a former preferred parent (storing mode, §9.8) */
     TERN_RPL_DAO_NOT_FORWARDED,  /**< DAO targets not passed up: not installed (table full), or a No-Path for a target we still reach via another child */
     TERN_RPL_DAO_STALE_TARGET,   /**< DAO targets ignored: their Path Sequence is not newer than the route's via another child (§7.2, §9.2.2) */
     TERN_RPL_RPI_TRICKLE_RESETS, /**< Trickle resets: the IPv6 module saw a rank inconsistency in an RPL Option (§11.2.2.2) */
     TERN_RPL_RPI_ROUTES_FAILED,  /**< downward routes removed: a packet came back with the Forwarding-Error bit (§11.2.2.3) */
     TERN_RPL_RPI_PARENT_LOOPS,   /**< preferred parents dropped: they sent us packets going up (§8.2.1, §11.2) */
-    TERN_RPL_PARENT_BECAME_CHILD, /**< parent candidates dropped: they sent us a DAO, so they are in our sub-DODAG (§8.2.1, §9.8) */
     TERN_RPL_RPI_EVENTS_LOST,    /**< forwarding-error reports lost: TERN_CONF_RPL_RPI_EVENTS full */
+#if TERN_RPL_HAS_PARENTS /* the parent set's (a root-only image has none) */
+    TERN_RPL_PARENT_TABLE_FULL,  /**< candidate parents not kept: TERN_CONF_RPL_PARENTS full */
+    TERN_RPL_PARENT_LOST,        /**< parents removed: link failures or ETX too high, or infinite rank */
+    TERN_RPL_LOCAL_REPAIRS,      /**< local repairs: preferred parent lost, no other (§8.2.2.5) */
+    TERN_RPL_ETX_RESET,          /**< link estimates reset: a neighbor's DIOs arrive while we have no parent and its ETX is past MAX_LINK_METRIC */
+    TERN_RPL_PARENT_SWITCHES,    /**< preferred parent changed */
+    TERN_RPL_PARENT_BECAME_CHILD, /**< parent candidates dropped: they sent us a DAO, so they are in our sub-DODAG (§8.2.1, §9.8) */
+#endif
+#if TERN_CONF_RPL_NS_LINKS > 0 /* the non-storing root's (nonstoring.c) */
+    TERN_RPL_NS_NO_ROUTE,        /**< non-storing root: a target's chain of parents does not reach the root, or is too long */
+    TERN_RPL_NS_LOOP,            /**< non-storing root: a target's chain of parents loops (no source route) */
+#endif
     TERN_RPL_STAT_NUMOF
 };
 
