@@ -112,6 +112,13 @@ static void srh_drop(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned counter, bool ic
     }
 }
 
+/* A header the walk below goes on through: a Routing header may follow it. */
+static bool may_lead_to_routing(uint8_t next_header)
+{
+    return next_header == TERN_IPV6_NH_HOP_BY_HOP || next_header == TERN_IPV6_NH_DEST_OPTS ||
+           next_header == TERN_IPV6_NH_ROUTING;
+}
+
 bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_ipv6_repr_t *hdr, size_t payload_len,
                       tern_pkt_t *pkt)
 {
@@ -121,11 +128,16 @@ bool ipv6_srh_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, tern_ipv6_repr_t *h
     /* The Routing header comes after the Hop-by-Hop and Destination Options
      * headers, if any (RFC 8200 §4.1); the receive path checks those. */
     uint8_t *buf = (uint8_t *)pkt->data + TERN_IPV6_HDR_LEN;
+    if (hdr->next_header == TERN_IPV6_NH_HOP_BY_HOP && payload_len > 0 && !may_lead_to_routing(buf[0])) {
+        /* The usual one, a Hop-by-Hop header (the RPL Option, RFC 6553)
+         * before the upper-layer header: its Next Header (§4.3, first byte)
+         * ends the walk below after that header whatever it holds. */
+        return false;
+    }
     tern_ipv6_ext_walk_t walk;
     tern_ipv6_ext_t ext;
     tern_ipv6_ext_walk_init(&walk, buf, payload_len, hdr->next_header);
-    while (walk.next_header == TERN_IPV6_NH_HOP_BY_HOP || walk.next_header == TERN_IPV6_NH_DEST_OPTS ||
-           walk.next_header == TERN_IPV6_NH_ROUTING) {
+    while (may_lead_to_routing(walk.next_header)) {
         if (tern_ipv6_ext_walk_next(&walk, &ext) != 1) {
             return false; /* malformed: the receive path drops it */
         }

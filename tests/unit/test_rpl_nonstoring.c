@@ -42,6 +42,7 @@
 #include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/ipv6_srh.h"
+#include "tern/wire/udp.h"
 #include "tern/netdev/test.h"
 #include "tern/wire/ndp.h"
 
@@ -145,17 +146,35 @@ static void test_line5__nonstoring_joins_and_source_routes(void **state)
  * Left @p segments_left, No Next Header after it; handed to node @p to's
  * IPv6 module as if it came from the root's radio.
  */
-static void inject_srh(unsigned to, const tern_ipv6_addr_t *addrs, size_t count, uint8_t segments_left, uint8_t pad)
+/* An 8-byte Hop-by-Hop header (a PadN option, RFC 8200 §4.2) at @p r, followed by @p next_header. */
+static void put_hop_by_hop(uint8_t *r, uint8_t next_header)
 {
-    uint8_t b[TERN_IPV6_HDR_LEN + 8 + 4 * 16];
+    r[0] = next_header;
+    r[1] = 0;    /* 8 bytes */
+    r[2] = 0x01; /* PadN ... */
+    r[3] = 4;    /* ... of 4 bytes */
+    memset(&r[4], 0, 4);
+}
+
+static void inject_srh_after(unsigned to, bool hop_by_hop, const tern_ipv6_addr_t *addrs, size_t count,
+                             uint8_t segments_left, uint8_t pad)
+{
+    uint8_t b[TERN_IPV6_HDR_LEN + 8 + 8 + 4 * 16];
     assert_true(count <= 4);
     size_t srh_len = 8u + count * 16u + pad;
     srh_len = (srh_len + 7u) & ~(size_t)7u;
+    size_t hbh_len = hop_by_hop ? 8u : 0u;
     memset(b, 0, sizeof(b));
-    tern_ipv6_repr_t h = { .payload_len = (uint16_t)srh_len, .next_header = TERN_IPV6_NH_ROUTING, .hop_limit = 64,
-                           .src = prefix_addr(1), .dst = global_of(to) };
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)(hbh_len + srh_len),
+                           .next_header = hop_by_hop ? TERN_IPV6_NH_HOP_BY_HOP : TERN_IPV6_NH_ROUTING,
+                           .hop_limit = 64,
+                           .src = prefix_addr(1),
+                           .dst = global_of(to) };
     assert_int_equal(tern_ipv6_emit(&h, b, TERN_IPV6_HDR_LEN), (int)TERN_IPV6_HDR_LEN);
-    uint8_t *r = b + TERN_IPV6_HDR_LEN;
+    if (hop_by_hop) {
+        put_hop_by_hop(b + TERN_IPV6_HDR_LEN, TERN_IPV6_NH_ROUTING);
+    }
+    uint8_t *r = b + TERN_IPV6_HDR_LEN + hbh_len;
     r[0] = TERN_IPV6_NH_NONE;
     r[1] = (uint8_t)(srh_len / 8u - 1u);
     r[2] = TERN_SRH_ROUTING_TYPE;
@@ -166,7 +185,7 @@ static void inject_srh(unsigned to, const tern_ipv6_addr_t *addrs, size_t count,
         memcpy(r + 8 + 16 * k, addrs[k].u8, 16);
     }
     tern_pktbuf_t *pb = &nodes[to].stack.pktbuf;
-    tern_pkt_t *pkt = tern_pktbuf_add(pb, NULL, b, TERN_IPV6_HDR_LEN + srh_len, TERN_NETTYPE_IPV6);
+    tern_pkt_t *pkt = tern_pktbuf_add(pb, NULL, b, TERN_IPV6_HDR_LEN + hbh_len + srh_len, TERN_NETTYPE_IPV6);
     assert_non_null(pkt);
     tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, nodes[0].eui, 8, NULL, 0);
     assert_non_null(netif);
@@ -174,6 +193,43 @@ static void inject_srh(unsigned to, const tern_ipv6_addr_t *addrs, size_t count,
     pkt->next = netif;
     assert_int_equal(tern_netapi_receive(&nodes[to].ip.module, pkt), 0);
     run_for(10 * MS);
+}
+
+static void inject_srh(unsigned to, const tern_ipv6_addr_t *addrs, size_t count, uint8_t segments_left, uint8_t pad)
+{
+    inject_srh_after(to, false, addrs, count, segments_left, pad);
+}
+
+/* A Hop-by-Hop header before the Source Routing Header (RFC 8200 §4.1) does
+ * not hide it; one before an upper-layer header is no route to follow. */
+static void test_srh_processing__after_hop_by_hop_header_forwarded(void **state)
+{
+    (void)state;
+    assert_true(wait_for(all_joined, 120 * SEC) != UINT64_MAX);
+    tern_ipv6_t *ip = &nodes[1].ip; /* node 2, a router */
+    tern_ipv6_addr_t to3[1] = { global_of(2) };
+    uint32_t before = ip->counters[TERN_IPV6_SRH_FORWARDED];
+    inject_srh_after(1, true, to3, 1, 1, 0);
+    assert_int_equal(ip->counters[TERN_IPV6_SRH_FORWARDED], before + 1u);
+    /* Hop-by-Hop, then UDP: delivered as any datagram (no listener: port unreachable), not routed. */
+    uint8_t b[TERN_IPV6_HDR_LEN + 8 + TERN_UDP_HDR_LEN];
+    memset(b, 0, sizeof(b));
+    tern_ipv6_repr_t h = { .payload_len = 8 + TERN_UDP_HDR_LEN, .next_header = TERN_IPV6_NH_HOP_BY_HOP,
+                           .hop_limit = 64, .src = prefix_addr(1), .dst = global_of(1) };
+    assert_int_equal(tern_ipv6_emit(&h, b, TERN_IPV6_HDR_LEN), (int)TERN_IPV6_HDR_LEN);
+    put_hop_by_hop(b + TERN_IPV6_HDR_LEN, TERN_IPV6_NH_UDP);
+    tern_pktbuf_t *pb = &nodes[1].stack.pktbuf;
+    tern_pkt_t *pkt = tern_pktbuf_add(pb, NULL, b, sizeof(b), TERN_NETTYPE_IPV6);
+    assert_non_null(pkt);
+    tern_pkt_t *netif = tern_netif_hdr_build(pb, NULL, nodes[0].eui, 8, NULL, 0);
+    assert_non_null(netif);
+    tern_netif_hdr_get(netif)->if_index = nodes[1].netif.index;
+    pkt->next = netif;
+    uint32_t delivered = ip->counters[TERN_IPV6_RX_DELIVERED];
+    assert_int_equal(tern_netapi_receive(&nodes[1].ip.module, pkt), 0);
+    run_for(10 * MS);
+    assert_int_equal(ip->counters[TERN_IPV6_RX_DELIVERED], delivered + 1u);
+    assert_int_equal(ip->counters[TERN_IPV6_SRH_FORWARDED], before + 1u);
 }
 
 static void test_srh_processing__loop_multicast_and_bad_segments_left_dropped(void **state)
@@ -604,6 +660,8 @@ int main(void)
             teardown),
 #endif
         cmocka_unit_test_setup_teardown(test_line5__nonstoring_joins_and_source_routes, setup_line, teardown),
+        cmocka_unit_test_setup_teardown(test_srh_processing__after_hop_by_hop_header_forwarded, setup_line,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_srh_processing__loop_multicast_and_bad_segments_left_dropped, setup_line,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_grid3x3__nonstoring_joins_and_survives_middle_removal, setup_grid,
