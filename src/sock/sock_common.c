@@ -310,11 +310,16 @@ bool sock_addresses_wanted(const tern_ipv6_addr_t *bound, uint16_t bound_netif, 
 
 const uint8_t *sock_received_ipv6_hdr(tern_pkt_t *pkt, uint16_t *in)
 {
-    /* As the IPv6 module hands a packet up, its header is usually @p pkt and
-     * the interface header the snip after it: both looked at in place, else
-     * searched for. */
-    tern_pkt_t *snip = (pkt != NULL && pkt->type == TERN_NETTYPE_IPV6) ? pkt
-                                                                        : tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
+    /* As the IPv6 module hands a packet up, its header is usually @p pkt
+     * (or the snip after its extension headers) and the interface header
+     * the snip after it: both looked at in place, else searched for. */
+    tern_pkt_t *snip = pkt;
+    if (snip == NULL || snip->type != TERN_NETTYPE_IPV6) {
+        snip = (snip != NULL && snip->type == TERN_NETTYPE_IPV6_EXT && snip->next != NULL &&
+                snip->next->type == TERN_NETTYPE_IPV6)
+                   ? snip->next
+                   : tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
+    }
     if (snip == NULL || snip->size < TERN_IPV6_HDR_LEN) {
         return NULL;
     }

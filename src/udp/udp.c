@@ -106,11 +106,15 @@ static void report_no_port(tern_udp_t *udp, tern_pkt_t *pkt)
 static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
 {
     tern_pktbuf_t *pb = udp_pktbuf(udp);
-    /* [UDP, IPV6, NETIF] as IPv6 hands a datagram up (the header looked at
-     * in place); after extension headers, searched for. */
-    tern_pkt_t *ip_snip = (pkt->next != NULL && pkt->next->type == TERN_NETTYPE_IPV6)
-                              ? pkt->next
-                              : tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
+    /* [UDP, IPV6_EXT?, IPV6, NETIF] as IPv6 hands a datagram up (the
+     * header looked at in place); else searched for. */
+    tern_pkt_t *ip_snip = pkt->next;
+    if (ip_snip == NULL || ip_snip->type != TERN_NETTYPE_IPV6) {
+        ip_snip = (ip_snip != NULL && ip_snip->type == TERN_NETTYPE_IPV6_EXT && ip_snip->next != NULL &&
+                   ip_snip->next->type == TERN_NETTYPE_IPV6)
+                      ? ip_snip->next
+                      : tern_pkt_search_type(pkt, TERN_NETTYPE_IPV6);
+    }
     if (pkt->type != TERN_NETTYPE_UDP || ip_snip == NULL || ip_snip->size < TERN_IPV6_HDR_LEN) {
         udp_count(udp, TERN_UDP_RX_INVALID);
         tern_pktbuf_release(pb, pkt);
