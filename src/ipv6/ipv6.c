@@ -892,12 +892,14 @@ static void walk_extension_headers(const tern_pkt_t *pkt, const tern_ipv6_repr_t
 }
 
 /* Step over the extension headers at the start of @p pkt (RFC 8200 §4). The
- * usual case, an upper-layer header right after the fixed one, inline. */
+ * usual case, an upper-layer header right after the fixed one, inline (UDP
+ * without even the look-up in the list of extension header types). */
 static inline ext_verdict_t walk_extensions(const tern_pkt_t *pkt, const tern_ipv6_repr_t *hdr)
 {
     ext_verdict_t v = { .ext_len = -1, .upper = 0, .nh_field = 6, .icmp = false,
                         .code = TERN_ICMPV6_PARAM_PROBLEM_OPTION, .pointer = 0 };
-    if (TERN_CONF_FAST_PATHS && !tern_ipv6_is_ext_header(hdr->next_header)) {
+    if (TERN_CONF_FAST_PATHS &&
+        (hdr->next_header == TERN_IPV6_NH_UDP || !tern_ipv6_is_ext_header(hdr->next_header))) {
         v.upper = hdr->next_header;
         v.ext_len = 0;
         return v;
