@@ -296,18 +296,6 @@ int sock_check_local(tern_stack_t *stack, tern_ipv6_t *ipv6, const tern_ipv6_add
     return 0;
 }
 
-bool sock_addresses_wanted(const tern_ipv6_addr_t *bound, uint16_t bound_netif, const tern_ipv6_addr_t *connected,
-                           const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst, uint16_t in)
-{
-    if (!tern_ipv6_addr_is_unspecified(bound) && !tern_ipv6_addr_equal(bound, dst)) {
-        return false;
-    }
-    if (bound_netif != 0 && bound_netif != in) {
-        return false;
-    }
-    return connected == NULL || tern_ipv6_addr_is_unspecified(connected) || tern_ipv6_addr_equal(connected, src);
-}
-
 const uint8_t *sock_received_ipv6_hdr(tern_pkt_t *pkt, uint16_t *in)
 {
     /* As the IPv6 module hands a packet up, its header is usually @p pkt

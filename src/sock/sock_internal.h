@@ -29,6 +29,7 @@
 #include "tern/sock_udp.h"
 #include "tern/stack.h"
 #include "tern/wire/ipv6.h"
+#include "tern/wire/ipv6_addr.h"
 
 /** Most entries a socket's ring may have (the types assert it with TERN_SOCK_POW2_IN). */
 #define SOCK_RING_MAX 64u
@@ -132,10 +133,21 @@ int sock_check_local(tern_stack_t *stack, tern_ipv6_t *ipv6, const tern_ipv6_add
 /**
  * The address filters of a received packet from @p src on interface @p in
  * to @p dst: bound to @p bound (:: any) on @p bound_netif (0 any), and, when
- * @p connected is not NULL, from @p connected (:: any address).
+ * @p connected is not NULL, from @p connected (:: any address). Inline:
+ * every received datagram asks.
  */
-bool sock_addresses_wanted(const tern_ipv6_addr_t *bound, uint16_t bound_netif, const tern_ipv6_addr_t *connected,
-                           const tern_ipv6_addr_t *src, const tern_ipv6_addr_t *dst, uint16_t in);
+static inline bool sock_addresses_wanted(const tern_ipv6_addr_t *bound, uint16_t bound_netif,
+                                         const tern_ipv6_addr_t *connected, const tern_ipv6_addr_t *src,
+                                         const tern_ipv6_addr_t *dst, uint16_t in)
+{
+    if (!tern_ipv6_addr_is_unspecified(bound) && !tern_ipv6_addr_equal(bound, dst)) {
+        return false;
+    }
+    if (bound_netif != 0 && bound_netif != in) {
+        return false;
+    }
+    return connected == NULL || tern_ipv6_addr_is_unspecified(connected) || tern_ipv6_addr_equal(connected, src);
+}
 
 /**
  * The IPv6 header bytes of a received packet (its IPV6 snip, at least
