@@ -43,9 +43,12 @@ enum {
 
 /**
  * Send @p pkt down to @p to (SND).
- * @return 0; -ENOBUFS if @p to's queue was full (then @p pkt was released and
- *         counted); -EINVAL if @p pkt is NULL or @p to is NULL or not attached
- *         to a stack (then @p pkt is left to the caller: no pktbuf is known).
+ * @return 0; -EINVAL if @p pkt is NULL or @p to is NULL or not attached
+ *         to a stack: then, and only then, @p pkt is left to the caller (no
+ *         pktbuf is known). Any other error, and @p pkt was released (with
+ *         the error, for its sender's report) and counted: -ENOBUFS if
+ *         @p to's queue was full, -ENOTCONN if @p to was detached meanwhile,
+ *         -ECANCELED if its executor was stopped.
  */
 int tern_netapi_send(tern_module_t *to, tern_pkt_t *pkt);
 

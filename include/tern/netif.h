@@ -275,8 +275,10 @@ tern_netif_t *tern_netif_by_name(tern_stack_t *stack, const char *name);
  * Send @p pkt ([NETIF, ...]) out of the interface its header names. An
  * IPv6 packet ([NETIF, IPV6, ...]) goes to the interface's adaptation module
  * (tern_netif_t::adaptation) when it has one, else straight to the interface.
- * @return as tern_netapi_send(); -ENODEV (and @p pkt released) if the header
- *         is missing or names no interface.
+ * @return as tern_netapi_send(), except that @p pkt is always taken (released
+ *         on every error but -EINVAL for NULL arguments): -ENODEV (@p pkt
+ *         released with that error, counted) if the header is missing, names
+ *         no interface, or the interface's module is not attached.
  */
 int tern_netif_send(tern_stack_t *stack, tern_pkt_t *pkt);
 

@@ -92,8 +92,11 @@ static void send_request(tern_ping_t *ping)
                                .hop_limit = 0, .dst = cfg->dst };
         memset(&t.src, 0, sizeof(t.src));
         (void)tern_ipv6_emit(&t, ip->data, ip->size);
-        if (tern_netapi_send(&ping->ipv6->module, pkt) < 0) {
-            tern_pktbuf_release(pb, pkt);
+        int res = tern_netapi_send(&ping->ipv6->module, pkt);
+        if (res < 0) {
+            if (res == -EINVAL) {
+                tern_pktbuf_release(pb, pkt); /* left to us; else netapi released it */
+            }
             tern_count(&ping->drops[TERN_PING_DROP_NOMEM]);
         }
     }

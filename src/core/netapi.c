@@ -114,6 +114,12 @@ static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, te
         } else {
             tern_pktbuf_release(&stack->pktbuf, pkt);
         }
+        /* The packet is gone: -EINVAL of tern_netapi_send()/_receive() means
+         * "left to the caller", so an executor's -EINVAL (the module was
+         * detached since the check above) is answered as -ENOTCONN. */
+        if (res == -EINVAL) {
+            res = -ENOTCONN;
+        }
     }
     return res;
 }

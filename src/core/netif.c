@@ -843,13 +843,21 @@ int tern_netif_send(tern_stack_t *stack, tern_pkt_t *pkt)
     tern_netif_t *netif = (hdr != NULL) ? tern_netif_by_index(stack, hdr->if_index) : NULL;
     if (netif == NULL) {
         tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_INVALID]);
-        tern_pktbuf_release(&stack->pktbuf, pkt);
+        tern_pktbuf_release_error(&stack->pktbuf, pkt, -ENODEV);
         return -ENODEV;
     }
-    if (netif->adaptation != NULL && pkt->type == TERN_NETTYPE_NETIF && pkt->next != NULL &&
-        pkt->next->type == TERN_NETTYPE_IPV6) {
-        /* 6LoWPAN compresses and fragments, then sends to the interface itself. */
-        return tern_netapi_send(netif->adaptation, pkt);
+    /* 6LoWPAN compresses and fragments, then sends to the interface itself. */
+    tern_module_t *to = (netif->adaptation != NULL && pkt->type == TERN_NETTYPE_NETIF && pkt->next != NULL &&
+                         pkt->next->type == TERN_NETTYPE_IPV6)
+                            ? netif->adaptation
+                            : &netif->module;
+    int res = tern_netapi_send(to, pkt);
+    if (res == -EINVAL) {
+        /* Not attached (netapi left the packet here): the callers own
+         * nothing after this call, so it ends here, reported. */
+        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_INVALID]);
+        tern_pktbuf_release_error(&stack->pktbuf, pkt, -ENODEV);
+        return -ENODEV;
     }
-    return tern_netapi_send(&netif->module, pkt);
+    return res;
 }

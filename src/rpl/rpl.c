@@ -209,9 +209,12 @@ int rpl_send(tern_rpl_t *rpl, tern_pkt_t *msg, uint16_t if_index, const tern_ipv
         return -ENOMEM;
     }
     (void)tern_ipv6_emit(&t, ip->data, ip->size);
-    if (tern_netapi_send(&rpl->ip->module, pkt) < 0) {
+    int res = tern_netapi_send(&rpl->ip->module, pkt);
+    if (res < 0) {
         rpl_count(rpl, TERN_RPL_TX_FAILED);
-        tern_pktbuf_release(pb, pkt);
+        if (res == -EINVAL) {
+            tern_pktbuf_release(pb, pkt); /* left to us; else netapi released it */
+        }
         return -ENOBUFS;
     }
     return 0;

@@ -171,10 +171,10 @@ static int send_frame(tern_sixlowpan_t *lowpan, tern_sixlowpan_if_t *lif, tern_p
     frame->next = payload;
     int res = tern_netapi_send(&lif->netif->module, frame);
     if (res < 0) {
-        if (res != -ENOBUFS) {
+        if (res == -EINVAL) {
             tern_pktbuf_release_error(pb, frame, res); /* not attached: still ours */
         }
-        /* (-ENOBUFS: netapi released it with the error, the report has it.) */
+        /* (Any other error: netapi released it with the error, the report has it.) */
         sixlowpan_count(lowpan, TERN_SIXLOWPAN_TX_LINK_REFUSED);
         return -ENOBUFS;
     }

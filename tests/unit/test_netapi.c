@@ -82,6 +82,40 @@ static void test_tern_netapi_send__invalid_arguments(void **state)
     tern_pktbuf_release(&stack.pktbuf, pkt);
 }
 
+/* A post the executor refuses with -EINVAL (in the threaded executor: the
+ * module was detached after netapi looked): netapi has released the packet
+ * then, so it answers -ENOTCONN; -EINVAL stays "the packet is still yours". */
+static int refusing_post(tern_executor_t *ex, tern_module_t *to, const tern_msg_t *msg)
+{
+    (void)ex;
+    (void)to;
+    (void)msg;
+    return -EINVAL;
+}
+
+static tern_module_t *no_current(tern_executor_t *ex)
+{
+    (void)ex;
+    return NULL;
+}
+
+static void test_tern_netapi_send__refused_post_is_not_einval(void **state)
+{
+    (void)state;
+    static const tern_executor_ops_t refusing_ops = { .post = refusing_post, .current = no_current };
+    static sink_t sink;
+    sink_add(&stack, &sink, "sink", 5, 8, false);
+    tern_executor_t *real = sink.module.exec;
+    tern_executor_t refusing = { .ops = &refusing_ops, .clock = real->clock, .name = "refusing" };
+    sink.module.exec = &refusing;
+    uint32_t before = stack.netapi_drops[TERN_NETAPI_DROP_INVALID];
+    assert_int_equal(tern_netapi_send(&sink.module, make_pkt("down")), -ENOTCONN);
+    assert_int_equal(tern_netapi_receive(&sink.module, make_pkt("up")), -ENOTCONN);
+    assert_int_equal(stack.netapi_drops[TERN_NETAPI_DROP_INVALID], before + 2);
+    sink.module.exec = real;
+    /* (teardown: the packet buffer is empty, both packets were released once) */
+}
+
 static void test_tern_netapi_send__queue_full_releases_and_counts(void **state)
 {
     (void)state;
@@ -330,6 +364,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tern_netapi_send__delivers_snd, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_receive__delivers_rcv_with_packet, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_send__invalid_arguments, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tern_netapi_send__refused_post_is_not_einval, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_send__queue_full_releases_and_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_get__returns_handler_value, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tern_netapi_set__returns_handler_value, setup, teardown),
