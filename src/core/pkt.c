@@ -19,11 +19,10 @@ static bool carries_bytes(const tern_pkt_t *snip)
 
 size_t tern_pkt_len(const tern_pkt_t *pkt)
 {
+    /* A select, not a branch per snip (an empty snip adds nothing anyway). */
     size_t len = 0;
     for (const tern_pkt_t *snip = pkt; snip != NULL; snip = snip->next) {
-        if (carries_bytes(snip)) {
-            len += snip->size;
-        }
+        len += (snip->type != TERN_NETTYPE_NETERR) ? snip->size : 0u;
     }
     return len;
 }
