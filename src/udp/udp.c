@@ -178,21 +178,15 @@ static void send_down(tern_udp_t *udp, tern_pkt_t *pkt)
         return;
     }
     pkt = head;
-    /* One walk: the UDP header (the first UDP snip), the datagram's length
-     * from there (tern_pkt_len(): NETERR snips are no bytes of it), and
-     * whether an IPv6 header goes with it. */
-    tern_pkt_t *hdr = NULL;
-    size_t len = 0;
+    /* The UDP header (the first UDP snip) and whether an IPv6 header comes
+     * before it, then the datagram's length from there (tern_pkt_len():
+     * NETERR snips are no bytes of it). */
+    tern_pkt_t *hdr = pkt;
     bool ipv6 = false;
-    for (tern_pkt_t *s = pkt; s != NULL; s = s->next) {
-        ipv6 = ipv6 || s->type == TERN_NETTYPE_IPV6;
-        if (hdr == NULL && s->type == TERN_NETTYPE_UDP) {
-            hdr = s;
-        }
-        if (hdr != NULL && s->type != TERN_NETTYPE_NETERR) {
-            len += s->size;
-        }
+    for (; hdr != NULL && hdr->type != TERN_NETTYPE_UDP; hdr = hdr->next) {
+        ipv6 = ipv6 || hdr->type == TERN_NETTYPE_IPV6;
     }
+    size_t len = tern_pkt_len(hdr);
     if (hdr == NULL || hdr->size != TERN_UDP_HDR_LEN || len > 0xFFFFu || !ipv6) {
         udp_count(udp, TERN_UDP_TX_ERRORS);
         tern_pktbuf_release(pb, pkt);

@@ -444,7 +444,8 @@ static void test_sock_udp_send__every_byte_written_over_a_dirty_arena(void **sta
 }
 
 /* What the UDP module refuses to send down: no IPv6 header with the
- * datagram, or a UDP snip that is not exactly the 8-byte header. */
+ * datagram (none in front of the UDP header: one after it is none of its
+ * headers), or a UDP snip that is not exactly the 8-byte header. */
 static void test_udp_send__without_ipv6_or_with_a_bad_header_counted(void **state)
 {
     (void)state;
@@ -462,6 +463,12 @@ static void test_udp_send__without_ipv6_or_with_a_bad_header_counted(void **stat
     assert_true(tern_netapi_send(&udp.module, pkt) >= 0);
     run_for(1);
     assert_int_equal(ucount(TERN_UDP_TX_ERRORS), 2);
+    pkt = tern_pktbuf_add(pb, NULL, NULL, TERN_IPV6_HDR_LEN, TERN_NETTYPE_IPV6);
+    pkt = tern_pktbuf_add(pb, pkt, hdr, sizeof(hdr), TERN_NETTYPE_UDP); /* [UDP, IPv6] */
+    assert_non_null(pkt);
+    assert_true(tern_netapi_send(&udp.module, pkt) >= 0);
+    run_for(1);
+    assert_int_equal(ucount(TERN_UDP_TX_ERRORS), 3);
     assert_int_equal(ucount(TERN_UDP_TX_DATAGRAMS), 0);
     assert_int_equal(nsent, 0);
 }
