@@ -14,7 +14,7 @@
 /* Snips that carry packet bytes: all but the NETERR metadata (see pkt.h). */
 static bool carries_bytes(const tern_pkt_t *snip)
 {
-    return snip->size != 0 && snip->type != TERN_NETTYPE_NETERR;
+    return (snip->size != 0) & (snip->type != TERN_NETTYPE_NETERR); /* one branch, not two */
 }
 
 size_t tern_pkt_len(const tern_pkt_t *pkt)
