@@ -348,9 +348,18 @@ static void netif_csma_start(tern_netif_t *netif)
     netif_csma_backoff(netif);
 }
 
-/** The frame is done: tell the hook, release it with @p status, become idle. */
-static void netif_tx_finish(tern_netif_t *netif, int status)
+/**
+ * The frame is done: count it in @p counter (TERN_NETIF_TX_PACKETS, which adds
+ * its bytes to TERN_NETIF_TX_BYTES, for @p status 0), tell the hook, release
+ * it with @p status, become idle. One call for every outcome: each counts.
+ */
+static void netif_tx_finish(tern_netif_t *netif, int status, size_t counter)
 {
+    /* (With TERN_CONF_FAST_PATHS a sent frame's index is a constant: an add less per frame.) */
+    tern_count(&netif->counters[(TERN_CONF_FAST_PATHS && status == 0) ? TERN_NETIF_TX_PACKETS : counter]);
+    if (status == 0) {
+        tern_count_add(&netif->counters[TERN_NETIF_TX_BYTES], netif->tx_len);
+    }
     tern_pktbuf_t *pb = &netif->module.stack->pktbuf;
     tern_pkt_t *frame = netif->tx_frame;
     netif->tx_frame = NULL;
@@ -361,10 +370,6 @@ static void netif_tx_finish(tern_netif_t *netif, int status)
      * reported from inside send()) left it at 0 and has nothing to cancel. */
     if (netif->tx_deadline_us != 0u) {
         tern_timer_cancel(&netif->tx_timer);
-    }
-    if (status == 0) {
-        tern_count(&netif->counters[TERN_NETIF_TX_PACKETS]);
-        tern_count_add(&netif->counters[TERN_NETIF_TX_BYTES], netif->tx_len);
     }
     netif_report(netif, &netif->tx_hdr, status, netif->tx_transmissions);
     tern_pktbuf_release_error(pb, frame, status);
@@ -380,8 +385,7 @@ static void netif_csma_busy(tern_netif_t *netif)
     const tern_netif_tx_policy_t *policy = netif->link->tx_policy;
     netif->tx_nb++;
     if (netif->tx_nb > policy->max_backoffs) {
-        tern_count(&netif->counters[TERN_NETIF_TX_CHANNEL_BUSY]);
-        netif_tx_finish(netif, -EBUSY);
+        netif_tx_finish(netif, -EBUSY, TERN_NETIF_TX_CHANNEL_BUSY);
         return;
     }
     if (netif->tx_be < policy->max_be) {
@@ -418,8 +422,7 @@ static void netif_tx_attempt(tern_netif_t *netif)
         netif_csma_busy(netif);
         return;
     }
-    tern_count(&netif->counters[TERN_NETIF_TX_ERRORS]);
-    netif_tx_finish(netif, res);
+    netif_tx_finish(netif, res, TERN_NETIF_TX_ERRORS);
 }
 
 /** The device reported the outcome of the frame in flight. */
@@ -429,22 +432,20 @@ static void netif_tx_outcome(tern_netif_t *netif, tern_netdev_event_t event)
     switch (event) {
     case TERN_NETDEV_EVENT_TX_COMPLETE:
         netif->tx_transmissions++;
-        netif_tx_finish(netif, 0);
+        netif_tx_finish(netif, 0, TERN_NETIF_TX_PACKETS);
         break;
     case TERN_NETDEV_EVENT_TX_NOACK:
         if (!netif_sw_csma(netif)) {
             /* The device retransmitted up to its macMaxFrameRetries already. */
             netif->tx_transmissions = (uint8_t)(policy->max_retries + 1u);
-            tern_count(&netif->counters[TERN_NETIF_TX_NOACK]);
-            netif_tx_finish(netif, -EHOSTUNREACH);
+            netif_tx_finish(netif, -EHOSTUNREACH, TERN_NETIF_TX_NOACK);
             break;
         }
         /* IEEE 802.15.4-2006 §7.5.6.4.3: retransmit (same frame, same sequence
          * number) up to macMaxFrameRetries times, each after CSMA-CA. */
         netif->tx_transmissions++;
         if (netif->tx_transmissions > policy->max_retries || netif->tx_transmissions == UINT8_MAX) {
-            tern_count(&netif->counters[TERN_NETIF_TX_NOACK]);
-            netif_tx_finish(netif, -EHOSTUNREACH);
+            netif_tx_finish(netif, -EHOSTUNREACH, TERN_NETIF_TX_NOACK);
         } else {
             tern_count(&netif->counters[TERN_NETIF_TX_RETRIES]);
             netif_csma_start(netif);
@@ -453,8 +454,7 @@ static void netif_tx_outcome(tern_netif_t *netif, tern_netdev_event_t event)
     default: /* TERN_NETDEV_EVENT_TX_MEDIUM_BUSY */
         if (!netif_sw_csma(netif)) {
             /* Channel access failure after the device's own backoffs (§7.5.1.4 step (5)). */
-            tern_count(&netif->counters[TERN_NETIF_TX_CHANNEL_BUSY]);
-            netif_tx_finish(netif, -EBUSY);
+            netif_tx_finish(netif, -EBUSY, TERN_NETIF_TX_CHANNEL_BUSY);
             break;
         }
         netif_csma_busy(netif);
@@ -529,8 +529,7 @@ static void netif_tx_poll(tern_netif_t *netif)
             /* No outcome in time: maybe its interrupt was lost. Ask once more. */
             netif->dev->driver->isr(netif->dev);
             if (netif->tx_event == 0u && netif->tx_state == NETIF_TX_IN_FLIGHT) {
-                tern_count(&netif->counters[TERN_NETIF_TX_ERRORS]);
-                netif_tx_finish(netif, -ETIMEDOUT);
+                netif_tx_finish(netif, -ETIMEDOUT, TERN_NETIF_TX_ERRORS);
             }
             break;
         }
