@@ -81,6 +81,15 @@ static void set_runner(tern_loop_t *loop)
     }
 }
 
+/** Wake a sleeping loop (the platform's wake(), if any): new work or new timers. */
+static void loop_wake(const tern_loop_t *loop)
+{
+    const tern_loop_platform_t *pf = loop->platform;
+    if (pf != NULL && pf->wake != NULL) {
+        pf->wake(pf->ctx);
+    }
+}
+
 static bool loop_is_stopped(tern_loop_t *loop)
 {
     tern_lock_acquire(queue_lock(loop));
@@ -140,8 +149,8 @@ static int loop_post(tern_executor_t *ex, tern_module_t *to, const tern_msg_t *m
         }
     }
     tern_lock_release(queue_lock(loop));
-    if (rc == 0 && loop->platform != NULL && loop->platform->wake != NULL) {
-        loop->platform->wake(loop->platform->ctx);
+    if (rc == 0) {
+        loop_wake(loop);
     }
     return rc;
 }
@@ -315,11 +324,8 @@ static tern_module_t *loop_current(tern_executor_t *ex)
 
 static void loop_timers_changed(tern_executor_t *ex)
 {
-    tern_loop_t *loop = loop_of(ex);
     /* A sleeping loop (woken only by posts otherwise) must re-plan its wait. */
-    if (loop->platform != NULL && loop->platform->wake != NULL) {
-        loop->platform->wake(loop->platform->ctx);
-    }
+    loop_wake(loop_of(ex));
 }
 
 /**
@@ -450,10 +456,7 @@ static void loop_stop(tern_executor_t *ex)
 
     /* Disarm every timer: their targets are no longer served. */
     tern_executor_disarm_timers(ex);
-
-    if (loop->platform != NULL && loop->platform->wake != NULL) {
-        loop->platform->wake(loop->platform->ctx);
-    }
+    loop_wake(loop);
 }
 
 /** The loop's implementation of the executor interface. */
