@@ -67,7 +67,10 @@ typedef struct {
      * (TERN_CONF_LOOP_HANDOFF_DEPTH) is not reached. If so, @p to is the
      * running module from here on; the caller must then run to->handle() at
      * once and call hand_off_end() with the returned sender when it returns
-     * (netapi does). Only the event loop implements it.
+     * (netapi does). Only the event loop implements it, and with
+     * TERN_CONF_LOOP_HANDOFF_DEPTH 0 neither it nor netapi has one: an
+     * executor's hand_off_begin() is then never called (a hand-off only
+     * saves time: the message is posted instead).
      * @pre @p to is attached to @p ex (to->exec == ex; netapi takes @p ex from
      *      there), so an implementation need not check it.
      * @return the module that was running (the message's sender, never NULL:

@@ -94,7 +94,11 @@ static int pass_packet(tern_stack_t *stack, tern_module_t *to, uint16_t type, te
 {
     tern_msg_t msg = { .type = type, .sender = NULL, .content.pkt = pkt };
     tern_executor_t *ex = attached(to) ? to->exec : NULL;
-    tern_module_t *sender = (ex != NULL && ex->ops->hand_off_begin != NULL) ? ex->ops->hand_off_begin(ex, to) : NULL;
+    /* Only the event loop hands off, and not with TERN_CONF_LOOP_HANDOFF_DEPTH 0
+     * (tern_executor_ops_t::hand_off_begin): then the branch is left out. */
+    tern_module_t *sender = (TERN_CONF_LOOP_HANDOFF_DEPTH > 0 && ex != NULL && ex->ops->hand_off_begin != NULL)
+                                ? ex->ops->hand_off_begin(ex, to)
+                                : NULL;
     if (sender != NULL) {
         /* The executor would run @p to next anyway: run it now (see
          * tern_executor_ops_t::hand_off_begin). */

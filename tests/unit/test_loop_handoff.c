@@ -453,6 +453,37 @@ static void test_may_continue__with_a_platform_only_on_the_loop_thread(void **st
     assert_int_equal(continue_other, 0); /* a runs, but not on that thread */
 }
 
+/* ------------------------------------------------------------ netapi asks only when configured */
+
+static unsigned offered;
+static tern_module_t *offering_hand_off_begin(tern_executor_t *ex, tern_module_t *to)
+{
+    (void)ex;
+    (void)to;
+    offered++;
+    return NULL; /* post it after all */
+}
+
+/* netapi asks an executor's hand_off_begin() (here one offered on a copy of
+ * the loop's operations, which posts every message) only when hand-offs are
+ * configured: with TERN_CONF_LOOP_HANDOFF_DEPTH 0 the branch is left out and
+ * the message is posted, as the hook would have it. */
+static void test_handoff__netapi_asks_the_executor_only_when_configured(void **state)
+{
+    (void)state;
+    tern_executor_ops_t ops = *loop.base.ops;
+    ops.hand_off_begin = offering_hand_off_begin;
+    const tern_executor_ops_t *own = loop.base.ops;
+    loop.base.ops = &ops;
+    offered = 0;
+    chain(0, 1);
+    send_from_outside();
+    loop.base.ops = own;
+    /* a's packet to b is posted either way: b runs after a returns. */
+    assert_string_equal(log_string(), "a(a)b(b)");
+    assert_int_equal(offered, (TERN_CONF_LOOP_HANDOFF_DEPTH > 0) ? 2u : 0u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +496,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_handoff__hops_are_traced_in_the_order_they_happen, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_handoff__hop_entry_describes_the_packet, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_handoff__netapi_asks_the_executor_only_when_configured, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_handoff__with_a_platform_the_loop_thread_hands_off, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_handoff__with_a_platform_other_threads_post, setup, teardown),
