@@ -240,8 +240,8 @@ static bool context_set(tern_ipv6_if_t *ipif, uint8_t cid, const tern_ipv6_addr_
 static tern_ipv6_6lo_binding_t *binding_find(tern_ipv6_6lo_t *lp, const tern_ipv6_addr_t *addr,
                                              const tern_ipv6_addr_t *router)
 {
-    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
-        tern_ipv6_6lo_binding_t *b = &lp->bindings[i];
+    for (size_t i = 0; TERN_CONF_IPV6_ROUTER != 2 && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
+        tern_ipv6_6lo_binding_t *b = tern_ipv6_6lo_binding(lp, i);
         if (b->state != TERN_IPV6_6LO_BIND_FREE && tern_ipv6_addr_equal(&b->addr, addr) &&
             tern_ipv6_addr_equal(&b->router, router)) {
             return b;
@@ -302,8 +302,8 @@ void ipv6_6lo_sync(tern_ipv6_if_t *ipif)
     uint64_t now = ipv6_now(ip);
     /* Registrations whose address or router went. A removed address that was
      * registered is deregistered (lifetime 0, RFC 8505 §5.1). */
-    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
-        tern_ipv6_6lo_binding_t *b = &lp->bindings[i];
+    for (size_t i = 0; TERN_CONF_IPV6_ROUTER != 2 && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
+        tern_ipv6_6lo_binding_t *b = tern_ipv6_6lo_binding(lp, i);
         if (b->state == TERN_IPV6_6LO_BIND_FREE) {
             continue;
         }
@@ -334,9 +334,9 @@ void ipv6_6lo_sync(tern_ipv6_if_t *ipif)
                 continue;
             }
             tern_ipv6_6lo_binding_t *b = NULL;
-            for (size_t j = 0; j < TERN_CONF_IPV6_6LO_BINDINGS && b == NULL; j++) {
-                if (lp->bindings[j].state == TERN_IPV6_6LO_BIND_FREE) {
-                    b = &lp->bindings[j];
+            for (size_t j = 0; TERN_CONF_IPV6_ROUTER != 2 && j < TERN_CONF_IPV6_6LO_BINDINGS && b == NULL; j++) {
+                if (tern_ipv6_6lo_binding(lp, j)->state == TERN_IPV6_6LO_BIND_FREE) {
+                    b = tern_ipv6_6lo_binding(lp, j);
                 }
             }
             if (b == NULL) {
@@ -822,7 +822,9 @@ void ipv6_6lo_mode_changed(tern_ipv6_if_t *ipif)
     }
     uint64_t now = ipv6_now(ipif->ip);
     /* What one role kept means nothing to the other. */
-    memset(lp->bindings, 0, sizeof(lp->bindings));
+    for (size_t i = 0; TERN_CONF_IPV6_ROUTER != 2 && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
+        memset(tern_ipv6_6lo_binding(lp, i), 0, sizeof(tern_ipv6_6lo_binding_t));
+    }
     memset(lp->regs, 0, sizeof(lp->regs));
     memset(&lp->border, 0, sizeof(lp->border));
     for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
@@ -843,7 +845,7 @@ uint64_t ipv6_6lo_next_deadline(const tern_ipv6_if_t *ipif)
     }
     /* Our registrations are a host's (RFC 6775 §5.5): none in a router-only image. */
     for (size_t i = 0; TERN_CONF_IPV6_ROUTER != 2 && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
-        const tern_ipv6_6lo_binding_t *b = &lp->bindings[i];
+        const tern_ipv6_6lo_binding_t *b = tern_ipv6_6lo_binding_const(lp, i);
         if (b->state != TERN_IPV6_6LO_BIND_FREE && b->deadline_us < next) {
             next = b->deadline_us;
         }
@@ -889,7 +891,7 @@ void ipv6_6lo_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
     }
     ipv6_6lo_sync(ipif);
     for (size_t i = 0; TERN_CONF_IPV6_ROUTER != 2 && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
-        tern_ipv6_6lo_binding_t *b = &lp->bindings[i];
+        tern_ipv6_6lo_binding_t *b = tern_ipv6_6lo_binding(lp, i);
         if (b->state != TERN_IPV6_6LO_BIND_FREE && b->deadline_us <= now_us) {
             binding_due(ipif, b, now_us);
         }

@@ -114,6 +114,7 @@ static void join_all_routers(tern_ipv6_if_t *ipif, bool join)
 
 /* ------------------------------------------------------------ host: solicit */
 
+#if TERN_CONF_IPV6_ROUTER != 2
 /* §6.3.7: the first RS after a random delay of up to MAX_RTR_SOLICITATION_DELAY. */
 static void start_soliciting(tern_ipv6_if_t *ipif)
 {
@@ -145,6 +146,77 @@ static void send_rs(tern_ipv6_if_t *ipif)
     (void)ipv6_output(ip, ipif, (src != NULL) ? src : &ipv6_unspecified, dst, TERN_ICMPV6_NEXT_HEADER,
                       TERN_IPV6_ND_HOP_LIMIT, msg);
 }
+
+/* A host's RS is due (§6.3.7). */
+static void solicit_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
+{
+    tern_ipv6_rd_t *rd = &ipif->rd;
+    send_rs(ipif);
+    if (rd->sent < UINT8_MAX) {
+        rd->sent++;
+    }
+    if (ipif->lowpan.enabled) {
+        /* RFC 6775 §5.3: keep soliciting until an RA comes, the interval
+         * doubling after the first MAX_RTR_SOLICITATIONS up to 60 s; a
+         * unicast refresh that stays unanswered falls back to ff02::2. */
+        if (rd->sent >= MAX_RTR_SOLICITATIONS) {
+            rd->rs_dst = (tern_ipv6_addr_t)TERN_IPV6_ADDR_UNSPECIFIED;
+            rd->rs_interval_us = (rd->rs_interval_us >= LOWPAN_MAX_RTR_SOLICITATION_INTERVAL_US / 2u)
+                                     ? LOWPAN_MAX_RTR_SOLICITATION_INTERVAL_US
+                                     : rd->rs_interval_us * 2u;
+        }
+        rd->deadline_us = now_us + rd->rs_interval_us;
+        return;
+    }
+    if (rd->sent < MAX_RTR_SOLICITATIONS) {
+        rd->deadline_us = now_us + RTR_SOLICITATION_INTERVAL_US;
+    }
+}
+
+/*
+ * RFC 6775 §5.3: a 6LoWPAN host refreshes by unicast RS to @p router before
+ * the Router Lifetime (or the earliest context lifetime) runs out: at 90 %
+ * of the shorter one.
+ */
+static void schedule_refresh_rs(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *router, uint16_t lifetime_s,
+                                uint64_t now)
+{
+    uint64_t shortest = (uint64_t)lifetime_s * US_PER_S;
+    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
+        const tern_ipv6_6lo_context_t *c = &ipif->lowpan.contexts[i];
+        uint64_t end = tern_expiry_to_us(c->expires);
+        if (c->used && end > now && end - now < shortest) {
+            shortest = end - now;
+        }
+    }
+    ipif->rd.rs_dst = *router;
+    ipif->rd.sent = 0;
+    ipif->rd.rs_interval_us = LOWPAN_RTR_SOLICITATION_INTERVAL_US;
+    ipif->rd.deadline_us = now + shortest - tern_udiv64(shortest, 10u, NULL);
+}
+#else
+/* A router-only build (TERN_CONF_IPV6_ROUTER 2, config.h) is never a host:
+ * it sends no RS, so tern_ipv6_rd_t has no room for their state. */
+static inline void start_soliciting(tern_ipv6_if_t *ipif)
+{
+    (void)ipif;
+}
+
+static inline void solicit_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
+{
+    (void)ipif;
+    (void)now_us;
+}
+
+static inline void schedule_refresh_rs(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *router, uint16_t lifetime_s,
+                                       uint64_t now)
+{
+    (void)ipif;
+    (void)router;
+    (void)lifetime_s;
+    (void)now;
+}
+#endif /* TERN_CONF_IPV6_ROUTER != 2 */
 
 /* ------------------------------------------------------------ router: advertise */
 
@@ -334,26 +406,7 @@ void ipv6_rd_tick(tern_ipv6_if_t *ipif, uint64_t now_us)
     }
     rd->deadline_us = NEVER;
     if (!ipv6_is_router(ipif->ip)) {
-        send_rs(ipif);
-        if (rd->sent < UINT8_MAX) {
-            rd->sent++;
-        }
-        if (ipif->lowpan.enabled) {
-            /* RFC 6775 §5.3: keep soliciting until an RA comes, the interval
-             * doubling after the first MAX_RTR_SOLICITATIONS up to 60 s; a
-             * unicast refresh that stays unanswered falls back to ff02::2. */
-            if (rd->sent >= MAX_RTR_SOLICITATIONS) {
-                rd->rs_dst = (tern_ipv6_addr_t)TERN_IPV6_ADDR_UNSPECIFIED;
-                rd->rs_interval_us = (rd->rs_interval_us >= LOWPAN_MAX_RTR_SOLICITATION_INTERVAL_US / 2u)
-                                         ? LOWPAN_MAX_RTR_SOLICITATION_INTERVAL_US
-                                         : rd->rs_interval_us * 2u;
-            }
-            rd->deadline_us = now_us + rd->rs_interval_us;
-            return;
-        }
-        if (rd->sent < MAX_RTR_SOLICITATIONS) {
-            rd->deadline_us = now_us + RTR_SOLICITATION_INTERVAL_US;
-        }
+        solicit_tick(ipif, now_us);
         return;
     }
     const tern_ipv6_addr_t *src = ipv6_ndp_link_local(ipif);
@@ -477,28 +530,6 @@ static void set_base_reachable(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, uint32_t m
     uint32_t half = base_us / 2u;
     uint32_t r = random_us(ip, base_us);
     ipif->nc.reachable_time_us = (r > UINT32_MAX - half) ? UINT32_MAX : half + r;
-}
-
-/*
- * RFC 6775 §5.3: a 6LoWPAN host refreshes by unicast RS to @p router before
- * the Router Lifetime (or the earliest context lifetime) runs out: at 90 %
- * of the shorter one.
- */
-static void schedule_refresh_rs(tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *router, uint16_t lifetime_s,
-                                uint64_t now)
-{
-    uint64_t shortest = (uint64_t)lifetime_s * US_PER_S;
-    for (size_t i = 0; i < TERN_CONF_IPV6_6LO_CONTEXTS; i++) {
-        const tern_ipv6_6lo_context_t *c = &ipif->lowpan.contexts[i];
-        uint64_t end = tern_expiry_to_us(c->expires);
-        if (c->used && end > now && end - now < shortest) {
-            shortest = end - now;
-        }
-    }
-    ipif->rd.rs_dst = *router;
-    ipif->rd.sent = 0;
-    ipif->rd.rs_interval_us = LOWPAN_RTR_SOLICITATION_INTERVAL_US;
-    ipif->rd.deadline_us = now + shortest - tern_udiv64(shortest, 10u, NULL);
 }
 
 void ipv6_ndp_ra_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr,

@@ -263,8 +263,10 @@ typedef struct {
     uint32_t base_reachable_ms; /**< BaseReachableTime (§6.3.2), from RAs */
     uint16_t link_mtu;          /**< LinkMTU from an RA's MTU option (§6.3.4); 0: none received */
     uint8_t sent;               /**< host: RS sent; router: RAs sent since advertising (re)started */
+#if TERN_CONF_IPV6_ROUTER != 2 /* a router-only build never solicits (ndp_router.c) */
     tern_ipv6_addr_t rs_dst;    /**< 6LoWPAN host: router to refresh by unicast RS (RFC 6775 §5.3); unspecified: ff02::2 */
     uint32_t rs_interval_us;    /**< 6LoWPAN host: current RS retransmission interval (binary backoff, RFC 6775 §5.3) */
+#endif
     bool all_routers;           /**< ff02::2 joined (router) */
     tern_ipv6_route_info_t route_info[TERN_CONF_IPV6_ROUTE_INFO]; /**< router: routes its RAs advertise (RFC 4191) */
 } tern_ipv6_rd_t;

@@ -33,6 +33,7 @@
 #define TERN_IPV6_NDP_6LO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tern/config.h"
@@ -93,7 +94,9 @@ typedef struct {
 
 /** 6LoWPAN-ND state of one IPv6 interface (part of tern_ipv6_if_t). */
 typedef struct {
+#if TERN_CONF_IPV6_ROUTER != 2 /* a router-only build is never a host: see tern_ipv6_6lo_binding() */
     tern_ipv6_6lo_binding_t bindings[TERN_CONF_IPV6_6LO_BINDINGS]; /**< host: own registrations */
+#endif
     tern_ipv6_6lo_reg_t regs[TERN_CONF_IPV6_6LO_REG_TABLE_SIZE];  /**< router: registration table */
     tern_ipv6_6lo_context_t contexts[TERN_CONF_IPV6_6LO_CONTEXTS]; /**< contexts in use on the link */
     tern_ipv6_6lo_border_t border;                                 /**< ABRO learnt (host) or sent (router) */
@@ -103,6 +106,35 @@ typedef struct {
      *  timer: while it is unchanged, none is earlier than the last scan. */
     uint32_t deadline_gen;
 } tern_ipv6_6lo_t;
+
+/**
+ * Host registration @p i (< TERN_CONF_IPV6_6LO_BINDINGS) of @p lp. A
+ * router-only build (TERN_CONF_IPV6_ROUTER 2) registers none of its own
+ * addresses (RFC 6775 §6: it is the registrar) and keeps no room for them:
+ * NULL there, where callers loop while TERN_CONF_IPV6_ROUTER != 2.
+ */
+static inline tern_ipv6_6lo_binding_t *tern_ipv6_6lo_binding(tern_ipv6_6lo_t *lp, size_t i)
+{
+#if TERN_CONF_IPV6_ROUTER != 2
+    return &lp->bindings[i];
+#else
+    (void)lp;
+    (void)i;
+    return NULL;
+#endif
+}
+
+/** tern_ipv6_6lo_binding() of a read-only state (a copy in tern_ipv6_6lo_state_t). */
+static inline const tern_ipv6_6lo_binding_t *tern_ipv6_6lo_binding_const(const tern_ipv6_6lo_t *lp, size_t i)
+{
+#if TERN_CONF_IPV6_ROUTER != 2
+    return &lp->bindings[i];
+#else
+    (void)lp;
+    (void)i;
+    return NULL;
+#endif
+}
 
 /** Value of TERN_NETOPT_IPV6_6LO (GET on the IPv6 module, context = interface index). */
 typedef struct {

@@ -377,8 +377,8 @@ static int print_registrations(tern_shell_t *sh, tern_ipv6_t *ip)
             tern_shell_printf(sh, "%-28s dev %-7s lladdr %-23s tid %-3u expires %lus\n", addr, n->name, l2,
                               (unsigned)e->tid, seconds_until(tern_expiry_to_us(e->expires), s.now_us));
         }
-        for (size_t i = 0; !s.router && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
-            const tern_ipv6_6lo_binding_t *b = &s.state.bindings[i];
+        for (size_t i = 0; TERN_CONF_IPV6_ROUTER != 2 && !s.router && i < TERN_CONF_IPV6_6LO_BINDINGS; i++) {
+            const tern_ipv6_6lo_binding_t *b = tern_ipv6_6lo_binding_const(&s.state, i);
             if (b->state == TERN_IPV6_6LO_BIND_FREE) {
                 continue;
             }
