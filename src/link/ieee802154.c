@@ -96,6 +96,7 @@ static void put_l2addr(uint8_t *field, uint8_t *field_len, const tern_ieee802154
  * as that one (the frame control fixes the layout, the rest is the
  * addressing fields) and passes the filter as it did, and it has a payload.
  */
+#if TERN_CONF_FAST_PATHS
 static bool rx_mhr_seen(tern_ieee802154_link_t *mac, const uint8_t *data, size_t len)
 {
     size_t n = mac->rx_mhr_len;
@@ -106,6 +107,30 @@ static bool rx_mhr_seen(tern_ieee802154_link_t *mac, const uint8_t *data, size_t
     (void)tern_ieee802154_seq_set(mac->rx_mhr, n, data[2]);
     return memcmp(data, mac->rx_mhr, n) == 0;
 }
+
+/** Keep the MAC header (@p len bytes at @p data) of the frame taken up for rx_mhr_seen(). */
+static inline void rx_mhr_keep(tern_ieee802154_link_t *mac, const uint8_t *data, size_t len)
+{
+    memcpy(mac->rx_mhr, data, len);
+}
+#else
+/* Without the speed-only shortcuts (config.h) no header is kept: every
+ * frame is parsed and filtered, and the link has no room for a copy. */
+static inline bool rx_mhr_seen(tern_ieee802154_link_t *mac, const uint8_t *data, size_t len)
+{
+    (void)mac;
+    (void)data;
+    (void)len;
+    return false;
+}
+
+static inline void rx_mhr_keep(tern_ieee802154_link_t *mac, const uint8_t *data, size_t len)
+{
+    (void)mac;
+    (void)data;
+    (void)len;
+}
+#endif
 
 /**
  * Parse and filter the MAC header of @p frame into mac->rx_repr (and
@@ -139,7 +164,7 @@ static int rx_mhr_take(tern_ieee802154_link_t *mac, const tern_pkt_t *frame)
     }
     mac->rx_unicast = verdict == TERN_IEEE802154_RX_UNICAST;
     mac->rx_nh_flags = tern_ieee802154_addr_is_broadcast(&repr->dst) ? TERN_NETIF_HDR_FLAG_BROADCAST : 0u;
-    memcpy(mac->rx_mhr, frame->data, (size_t)hdr_len);
+    rx_mhr_keep(mac, frame->data, (size_t)hdr_len);
     mac->rx_mhr_len = (uint8_t)hdr_len;
     return hdr_len;
 }
@@ -241,6 +266,7 @@ static size_t frame_max(const tern_ieee802154_link_t *mac)
  * broadcast/multicast flags of it (and the MAC's own settings, whose changes
  * clear the cache).
  */
+#if TERN_CONF_FAST_PATHS
 static bool mhr_cached(const tern_ieee802154_link_t *mac, const tern_netif_hdr_t *nh)
 {
     if (mac->tx_mhr_len == 0u || nh->dst_len != mac->tx_key_dst_len || nh->src_len != mac->tx_key_src_len ||
@@ -252,6 +278,31 @@ static bool mhr_cached(const tern_ieee802154_link_t *mac, const tern_netif_hdr_t
                ? memcmp(nh->dst, mac->tx_key_dst, TERN_IEEE802154_EXT_ADDR_LEN) == 0
                : memcmp(nh->dst, mac->tx_key_dst, nh->dst_len) == 0;
 }
+
+/** Key the MHR just built (mhr_build()) by the addressing of @p nh, for mhr_cached(). */
+static inline void mhr_key(tern_ieee802154_link_t *mac, const tern_netif_hdr_t *nh)
+{
+    memcpy(mac->tx_key_dst, nh->dst, nh->dst_len); /* 0, 2 or 8: header_for() took it */
+    mac->tx_key_dst_len = nh->dst_len;
+    mac->tx_key_src_len = nh->src_len;
+    mac->tx_key_flags = (uint8_t)(nh->flags & KEY_FLAGS);
+}
+#else
+/* Without the speed-only shortcuts (config.h) the MHR is built for every
+ * frame: no key kept, and no room for one. */
+static inline bool mhr_cached(const tern_ieee802154_link_t *mac, const tern_netif_hdr_t *nh)
+{
+    (void)mac;
+    (void)nh;
+    return false;
+}
+
+static inline void mhr_key(tern_ieee802154_link_t *mac, const tern_netif_hdr_t *nh)
+{
+    (void)mac;
+    (void)nh;
+}
+#endif
 
 /**
  * Build the MHR for frames with interface header @p nh into the cache (its
@@ -271,10 +322,7 @@ static int mhr_build(tern_ieee802154_link_t *mac, const tern_netif_hdr_t *nh)
     if (hdr_len < 0) {
         return -EMSGSIZE;
     }
-    memcpy(mac->tx_key_dst, nh->dst, nh->dst_len); /* 0, 2 or 8: header_for() took it */
-    mac->tx_key_dst_len = nh->dst_len;
-    mac->tx_key_src_len = nh->src_len;
-    mac->tx_key_flags = (uint8_t)(nh->flags & KEY_FLAGS);
+    mhr_key(mac, nh);
     mac->tx_mhr_len = (uint8_t)hdr_len;
     return 0;
 }

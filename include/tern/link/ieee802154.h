@@ -120,22 +120,27 @@ typedef struct {
     uint8_t rx_mhr_len;                                 /**< its length; 0: none */
     bool rx_unicast;                                    /**< the filter found it addressed to us alone */
     uint8_t rx_nh_flags;                                /**< interface header flags it gives (BROADCAST) */
+#if TERN_CONF_FAST_PATHS /* the cache (config.h); without, rx_repr is the parse of the frame at hand */
     uint8_t rx_mhr[TERN_IEEE802154_MHR_MAX_LEN];        /**< that header */
+#endif
     tern_ieee802154_repr_t rx_repr;                     /**< its parse (rx_repr.seq: that frame's) */
-    tern_ieee802154_dup_t dup[TERN_CONF_IEEE802154_DUP_SOURCES]; /**< recent sources */
     /* The MAC header of the last frame built, reused (with the next sequence
      * number) by the next frame with the same addressing: every fragment of
      * a datagram, every datagram to the same neighbour. Cleared when an
      * address or the PAN ID changes. */
     uint8_t tx_mhr[TERN_IEEE802154_MHR_MAX_LEN];        /**< that header */
     uint8_t tx_mhr_len;                                 /**< its length; 0: none */
+#if TERN_CONF_FAST_PATHS /* the cache's key (config.h); without, tx_mhr is built for every frame */
     uint8_t tx_key_dst[TERN_IEEE802154_EXT_ADDR_LEN];   /**< the interface header's destination it is for */
     uint8_t tx_key_dst_len;                             /**< its length */
     uint8_t tx_key_src_len;                             /**< the interface header's source length */
     uint8_t tx_key_flags;                               /**< its BROADCAST and MULTICAST flags */
+#endif
     /** MHR length per destination (short or broadcast / extended) and
      *  interface header source length (2 / other), for payload_max(). */
     uint8_t mhr_lens[2][2];
+    /* Last: its 8-byte alignment takes one hole after all the byte fields above. */
+    tern_ieee802154_dup_t dup[TERN_CONF_IEEE802154_DUP_SOURCES]; /**< recent sources */
 } tern_ieee802154_link_t;
 
 /** The IEEE 802.15.4 link layer (netif->link_ctx: a tern_ieee802154_link_t). */
