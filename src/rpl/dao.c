@@ -65,7 +65,7 @@ void rpl_dao_schedule(tern_rpl_t *rpl)
     rpl->dao_pending = false;
     rpl->dao_retries = 0;
     /* §9.5: wait a little, so that a burst of changes makes one DAO. */
-    rpl->dao_at_us = rpl_now(rpl) + DAO_DELAY_US / 2u + rpl_random(rpl) % DAO_DELAY_US;
+    rpl_dao_at_set(rpl, rpl_now(rpl) + DAO_DELAY_US / 2u + rpl_random(rpl) % DAO_DELAY_US);
 }
 
 /* ------------------------------------------------------------ routes */
@@ -377,7 +377,7 @@ static void own_dao_send(tern_rpl_t *rpl)
     size_t cap = DAO_OPTIONS_MAX + (storing ? DAO_ROUTES_MAX : 0u);
     tern_pkt_t *msg = (p != NULL) ? dao_alloc(rpl, cap) : NULL;
     if (msg == NULL) {
-        rpl->dao_at_us = rpl_now(rpl) + DAO_DELAY_US;
+        rpl_dao_at_set(rpl, rpl_now(rpl) + DAO_DELAY_US);
         return;
     }
     uint8_t *options = dao_options(msg);
@@ -392,7 +392,7 @@ static void own_dao_send(tern_rpl_t *rpl)
     if (n == 0) {
         /* No global address yet (the prefix comes with the parent's DIO): try again later. */
         tern_pktbuf_release(&rpl->module.stack->pktbuf, msg);
-        rpl->dao_at_us = rpl_now(rpl) + DAO_DELAY_US;
+        rpl_dao_at_set(rpl, rpl_now(rpl) + DAO_DELAY_US);
         return;
     }
     if (!rpl->dao_pending) {
@@ -403,7 +403,7 @@ static void own_dao_send(tern_rpl_t *rpl)
     int r = tern_rpl_opt_transit_emit(&transit, options + n, cap - n);
     n += (r > 0) ? (size_t)r : 0u;
     (void)dao_send_all(rpl, msg, n, cap, p, true);
-    rpl->dao_at_us = rpl_now(rpl) + (uint64_t)TERN_CONF_RPL_DAO_ACK_TIMEOUT_MS * RPL_US_PER_MS;
+    rpl_dao_at_set(rpl, rpl_now(rpl) + (uint64_t)TERN_CONF_RPL_DAO_ACK_TIMEOUT_MS * RPL_US_PER_MS);
 }
 
 void rpl_dao_no_path(tern_rpl_t *rpl, const tern_rpl_parent_t *old)
@@ -595,16 +595,16 @@ void rpl_dao_ack_receive(tern_rpl_t *rpl, const tern_ipv6_repr_t *hdr, uint16_t 
         rpl_count(rpl, TERN_RPL_DAO_ACK_REJECTED);
     }
     /* Refresh before the routes run out: at half the lifetime (infinite: never). */
-    rpl->dao_at_us = (rpl->default_lifetime == 0xFFu)
-                         ? RPL_NEVER
-                         : rpl_now(rpl) + (uint64_t)rpl_dao_lifetime_s(rpl) * (RPL_US_PER_S / 2u);
+    rpl_dao_at_set(rpl, (rpl->default_lifetime == 0xFFu)
+                            ? RPL_NEVER
+                            : rpl_now(rpl) + (uint64_t)rpl_dao_lifetime_s(rpl) * (RPL_US_PER_S / 2u));
 }
 
 /* ------------------------------------------------------------ time */
 
 uint64_t rpl_dao_next_deadline(const tern_rpl_t *rpl)
 {
-    uint64_t next = rpl->dao_at_us;
+    uint64_t next = rpl_dao_at(rpl);
     uint64_t ns = rpl_ns_next_deadline(rpl);
     next = (ns < next) ? ns : next;
     for (size_t i = 0; i < TERN_CONF_RPL_ROUTES; i++) {
@@ -626,10 +626,10 @@ void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now)
             memset(r, 0, sizeof(*r)); /* the FIB expires its copy on its own */
         }
     }
-    if (!RPL_JOINS || rpl->dao_at_us > now) {
+    if (!RPL_JOINS || rpl_dao_at(rpl) > now) {
         return; /* own DAOs: only a node with a parent (RPL_JOINS) schedules them */
     }
-    rpl->dao_at_us = RPL_NEVER;
+    rpl_dao_at_set(rpl, RPL_NEVER);
     if (!rpl->joined || rpl->role == TERN_RPL_ROLE_ROOT || rpl_dodag_preferred(rpl) == NULL ||
         rpl_poisoning(rpl)) {
         rpl->dao_pending = false;
@@ -641,7 +641,7 @@ void rpl_dao_tick(tern_rpl_t *rpl, uint64_t now)
             rpl_count(rpl, TERN_RPL_DAO_GAVE_UP);
             rpl->dao_pending = false;
             rpl->dao_retries = 0;
-            rpl->dao_at_us = now + (uint64_t)rpl_dao_lifetime_s(rpl) * (RPL_US_PER_S / 2u);
+            rpl_dao_at_set(rpl, now + (uint64_t)rpl_dao_lifetime_s(rpl) * (RPL_US_PER_S / 2u));
             return;
         }
         rpl->dao_retries++;

@@ -284,7 +284,7 @@ static void new_version(tern_rpl_t *rpl, uint8_t version)
 {
     rpl_dodag_leave(rpl);
     rpl->version = version;
-    rpl->poison_until_us = 0;
+    rpl_poison_until_set(rpl, 0);
     rpl->dtsn++; /* §9.6: our children refresh their DAOs under the new version */
     rpl_count(rpl, TERN_RPL_GLOBAL_REPAIRS);
 }

@@ -100,11 +100,11 @@ static void detach(tern_rpl_t *rpl)
     rpl_dodag_leave(rpl);
     rpl_trickle_stop(rpl);
     rpl->joined = false;
-    rpl->poison_until_us = 0;
+    rpl_poison_until_set(rpl, 0);
     rpl->rank = TERN_RPL_INFINITE_RANK;
     rpl->lowest_rank = TERN_RPL_INFINITE_RANK;
     rpl->dao_pending = false;
-    rpl->dao_at_us = RPL_NEVER;
+    rpl_dao_at_set(rpl, RPL_NEVER);
     rpl->dis_at_us = rpl_now(rpl) + 1u + rpl_random(rpl) % RPL_US_PER_S;
 }
 
@@ -155,9 +155,9 @@ static void local_repair(tern_rpl_t *rpl)
         return;
     }
     rpl->rank = TERN_RPL_INFINITE_RANK;
-    rpl->poison_until_us = rpl_now(rpl) + POISON_IMINS * imin_us(rpl);
+    rpl_poison_until_set(rpl, rpl_now(rpl) + POISON_IMINS * imin_us(rpl));
     rpl->dao_pending = false;
-    rpl->dao_at_us = RPL_NEVER;
+    rpl_dao_at_set(rpl, RPL_NEVER);
     update_default_route(rpl);
     rpl_trickle_reset(rpl); /* the poisoned DIOs go out at Imin */
 }
@@ -431,7 +431,7 @@ void rpl_dodag_tx_status(tern_rpl_t *rpl, const uint8_t *l2addr, size_t l2len, i
 
 uint64_t rpl_dodag_next_deadline(const tern_rpl_t *rpl)
 {
-    uint64_t next = rpl_poisoning(rpl) ? rpl->poison_until_us : RPL_NEVER;
+    uint64_t next = rpl_poisoning(rpl) ? rpl_poison_until(rpl) : RPL_NEVER;
 #if RPL_JOINS
     if (rpl->preferred != NULL && rpl->probe_at_us < next) {
         next = rpl->probe_at_us;
@@ -442,7 +442,7 @@ uint64_t rpl_dodag_next_deadline(const tern_rpl_t *rpl)
 
 void rpl_dodag_tick(tern_rpl_t *rpl, uint64_t now)
 {
-    if (rpl_poisoning(rpl) && now >= rpl->poison_until_us) {
+    if (rpl_poisoning(rpl) && now >= rpl_poison_until(rpl)) {
         detach(rpl); /* §8.2.2.5: poisoned long enough; look for a DODAG again */
     }
 #if RPL_JOINS

@@ -242,7 +242,7 @@ static void reschedule(tern_rpl_t *rpl, bool tables)
     if (tables) {
         rpl->tables_at_us = rpl_dao_next_deadline(rpl);
     }
-    uint64_t next = min_u64(rpl_dio_next_deadline(rpl), min_u64(rpl->tables_at_us, rpl->dao_at_us));
+    uint64_t next = min_u64(rpl_dio_next_deadline(rpl), min_u64(rpl->tables_at_us, rpl_dao_at(rpl)));
     next = min_u64(next, rpl_dodag_next_deadline(rpl));
 #if RPL_JOINS /* reports to drain (none without RPL_JOINS: enable()) */
     if (rpl->tx_count > 0) {
@@ -436,9 +436,9 @@ static void reset_dodag(tern_rpl_t *rpl)
 #if RPL_JOINS
     rpl->probe_at_us = RPL_NEVER;
 #endif
-    rpl->dao_at_us = RPL_NEVER;
+    rpl_dao_at_set(rpl, RPL_NEVER);
     rpl->dao_pending = false;
-    rpl->poison_until_us = 0;
+    rpl_poison_until_set(rpl, 0);
     memset(&rpl->prefix, 0, sizeof(rpl->prefix));
     rpl->prefix_len = 0;
     rpl->rank = TERN_RPL_INFINITE_RANK;
@@ -597,7 +597,7 @@ static int get_option(tern_rpl_t *rpl, tern_netapi_opt_t *opt)
     s->trickle = rpl->trickle;
     s->dodag_id = rpl->dodag_id;
     s->now_us = rpl_now(rpl);
-    s->dao_at_us = rpl->dao_at_us;
+    s->dao_at_us = rpl_dao_at(rpl);
     s->role = rpl->role;
     s->joined = rpl->joined;
     s->dao_pending = rpl->dao_pending;

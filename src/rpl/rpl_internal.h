@@ -146,6 +146,52 @@ uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl);
  */
 #define RPL_JOINS TERN_RPL_HAS_PARENTS
 
+/*
+ * The time of the node's next own DAO (RFC 6550 §9.5; RPL_NEVER: none) and
+ * the end of its local repair (§8.2.2.5; 0: none). Only a node with parents
+ * sends DAOs of its own or repairs: without RPL_JOINS there is no room for
+ * either in tern_rpl_t, none is ever due, and setting one does nothing.
+ */
+static inline uint64_t rpl_dao_at(const tern_rpl_t *rpl)
+{
+#if RPL_JOINS
+    return rpl->dao_at_us;
+#else
+    (void)rpl;
+    return RPL_NEVER;
+#endif
+}
+
+static inline void rpl_dao_at_set(tern_rpl_t *rpl, uint64_t at_us)
+{
+#if RPL_JOINS
+    rpl->dao_at_us = at_us;
+#else
+    (void)rpl;
+    (void)at_us;
+#endif
+}
+
+static inline uint64_t rpl_poison_until(const tern_rpl_t *rpl)
+{
+#if RPL_JOINS
+    return rpl->poison_until_us;
+#else
+    (void)rpl;
+    return 0;
+#endif
+}
+
+static inline void rpl_poison_until_set(tern_rpl_t *rpl, uint64_t until_us)
+{
+#if RPL_JOINS
+    rpl->poison_until_us = until_us;
+#else
+    (void)rpl;
+    (void)until_us;
+#endif
+}
+
 /**
  * Is the node poisoning its sub-DODAG after a local repair (RFC 6550
  * §8.2.2.5: poison_until_us set)? Only a node that had parents does
@@ -153,7 +199,7 @@ uint16_t rpl_dodag_advertised_rank(const tern_rpl_t *rpl);
  */
 static inline bool rpl_poisoning(const tern_rpl_t *rpl)
 {
-    return RPL_JOINS && rpl->poison_until_us != 0;
+    return RPL_JOINS && rpl_poison_until(rpl) != 0;
 }
 
 /** The preferred parent, or NULL (always, without RPL_JOINS). */

@@ -134,6 +134,17 @@ static const tern_rpl_parent_t *preferred_of(const tern_rpl_t *r)
 #endif
 }
 
+/* Is the node repairing locally (poisoning)? Never in a build without parents. */
+static bool poisoning(const tern_rpl_t *r)
+{
+#if TERN_RPL_HAS_PARENTS
+    return r->poison_until_us != 0;
+#else
+    (void)r;
+    return false;
+#endif
+}
+
 bool all_but_middle_joined(void)
 {
     tern_ipv6_addr_t mid = ll_of(4);
@@ -142,7 +153,7 @@ bool all_but_middle_joined(void)
         if (i == 4) {
             continue;
         }
-        if (!r->joined || preferred_of(r) == NULL || r->poison_until_us != 0) {
+        if (!r->joined || preferred_of(r) == NULL || poisoning(r)) {
             return false;
         }
         if (tern_ipv6_addr_equal(&preferred_of(r)->addr, &mid)) {
@@ -227,7 +238,7 @@ bool all_joined(void)
 {
     for (unsigned i = 1; i < node_count; i++) {
         const tern_rpl_t *r = &nodes[i].rpl;
-        if (!r->joined || preferred_of(r) == NULL || r->poison_until_us != 0 || !has_global(i, NULL)) {
+        if (!r->joined || preferred_of(r) == NULL || poisoning(r) || !has_global(i, NULL)) {
             return false;
         }
     }

@@ -229,9 +229,9 @@ typedef struct tern_rpl {
     /* Timers. */
     tern_trickle_t trickle;                       /**< DIO Trickle timer (RFC 6206, RFC 6550 §8.3) */
     uint64_t dis_at_us;                           /**< next DIS (not joined); UINT64_MAX: none */
+#if TERN_RPL_HAS_PARENTS /* own DAOs and local repair are a joined node's (RFC 6550 §9, §8.2.2.5): rpl_dao_at() */
     uint64_t dao_at_us;                           /**< next DAO (first, retry or refresh); UINT64_MAX: none */
     uint64_t poison_until_us;                     /**< local repair: advertising INFINITE_RANK until then */
-#if TERN_RPL_HAS_PARENTS
     uint64_t probe_at_us;                         /**< next unicast DIS probing the preferred parent; UINT64_MAX: none */
     /* TX status reports from the interfaces, handed to the module's own turn
      * (only for parents: a root-only image installs no hook, rpl.c). */
