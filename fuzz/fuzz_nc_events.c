@@ -102,7 +102,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t k = 0; k < TERN_CONF_NC_SIZE; k++) {
             require(nc.entries[k].state <= TERN_NC_PROBE);
             require(nc.entries[k].queued <= TERN_CONF_NC_QUEUE_LEN);
+#if TERN_CONF_FAST_PATHS /* top: one past the highest used slot (lookups scan no further) */
+            require((k < nc.top) || nc.entries[k].state == TERN_NC_FREE);
+#endif
         }
+#if TERN_CONF_FAST_PATHS
+        require(nc.top == 0 || nc.entries[nc.top - 1u].state != TERN_NC_FREE);
+#endif
     }
     for (uint8_t n = 0; n < 12; n++) {
         tern_ipv6_addr_t a = { { 0xfe, 0x80 } };

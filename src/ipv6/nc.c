@@ -26,9 +26,50 @@ void tern_nc_init(tern_nc_t *nc, const tern_nc_ops_t *ops, void *ctx, uint32_t r
     nc->retrans_timer_us = retrans_timer_us;
 }
 
+/* tern_nc_t::top, the bound of lookups: one past the highest slot in use,
+ * raised when slot @p i becomes used, lowered when a slot becomes FREE. A
+ * fast path (config.h): without, lookups scan the whole table. */
+#if TERN_CONF_FAST_PATHS
+static size_t scan_end(const tern_nc_t *nc)
+{
+    return nc->top;
+}
+
+static void raise_top(tern_nc_t *nc, size_t i)
+{
+    if (i >= nc->top) {
+        nc->top = (uint8_t)(i + 1u);
+    }
+}
+
+static void lower_top(tern_nc_t *nc)
+{
+    while (nc->top > 0 && nc->entries[nc->top - 1u].state == TERN_NC_FREE) {
+        nc->top--;
+    }
+}
+#else
+static inline size_t scan_end(const tern_nc_t *nc)
+{
+    (void)nc;
+    return TERN_CONF_NC_SIZE;
+}
+
+static inline void raise_top(tern_nc_t *nc, size_t i)
+{
+    (void)nc;
+    (void)i;
+}
+
+static inline void lower_top(tern_nc_t *nc)
+{
+    (void)nc;
+}
+#endif
+
 tern_nc_entry_t *tern_nc_lookup(tern_nc_t *nc, const tern_ipv6_addr_t *addr)
 {
-    for (size_t i = 0; i < TERN_CONF_NC_SIZE; i++) {
+    for (size_t i = 0; i < scan_end(nc); i++) {
         tern_nc_entry_t *e = &nc->entries[i];
         if (e->state != TERN_NC_FREE && tern_ipv6_addr_equal(&e->addr, addr)) {
             return e;
@@ -88,6 +129,7 @@ static void release_entry(tern_nc_t *nc, tern_nc_entry_t *e)
     tern_ipv6_addr_t addr = e->addr;
     size_t n = take_queue(e, pending);
     memset(e, 0, sizeof(*e));
+    lower_top(nc);
     for (size_t i = 0; i < n; i++) {
         nc->ops->unreachable(nc->ctx, &addr, pending[i]);
     }
@@ -117,6 +159,7 @@ static tern_nc_entry_t *alloc_entry(tern_nc_t *nc, const tern_ipv6_addr_t *addr,
         tern_nc_entry_t *e = &nc->entries[i];
         if (e->state == TERN_NC_FREE) {
             victim = e;
+            raise_top(nc, i); /* the caller makes it used */
             break;
         }
         unsigned rank = (e->state == TERN_NC_INCOMPLETE ? 2u : 0u) + (e->is_router ? 1u : 0u);

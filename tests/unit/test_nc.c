@@ -484,6 +484,81 @@ static void test_tern_nc_redirect_received__incomplete_target_sends_queue(void *
     assert_true(tern_nc_lookup(&nc, &a)->is_router);
 }
 
+/* The entry for @p a found by a scan of every slot, and the earliest timer. */
+static tern_nc_entry_t *lookup_all_slots(const tern_ipv6_addr_t *a)
+{
+    for (size_t i = 0; i < TERN_CONF_NC_SIZE; i++) {
+        if (nc.entries[i].state != TERN_NC_FREE && tern_ipv6_addr_equal(&nc.entries[i].addr, a)) {
+            return &nc.entries[i];
+        }
+    }
+    return NULL;
+}
+
+static uint64_t next_deadline_all_slots(void)
+{
+    uint64_t next = UINT64_MAX;
+    for (size_t i = 0; i < TERN_CONF_NC_SIZE; i++) {
+        if (nc.entries[i].state != TERN_NC_FREE && nc.entries[i].deadline_us < next) {
+            next = nc.entries[i].deadline_us;
+        }
+    }
+    return next;
+}
+
+/* Lookups scan up to one past the highest slot in use (top, a fast path):
+ * through random sends, advertisements, removals, failed resolutions and
+ * evictions (with sends from unreachable() among them) they find what a scan
+ * of every slot finds, and top is exactly one past the highest used slot. */
+static void test_tern_nc_top__bounds_every_scan(void **state)
+{
+    (void)state;
+    uint32_t x = 0x2468aceu;
+    uint64_t now = 0;
+    unsigned max_top = 0;
+    for (unsigned step = 0; step < 20000; step++) {
+        x = x * 1103515245u + 12345u;
+        unsigned op = (x >> 16) % 8u;
+        tern_ipv6_addr_t a = addr((uint8_t)((x >> 4) % (TERN_CONF_NC_SIZE + 4u))); /* more than fit */
+        reenter = ((x >> 24) % 4u) == 0;
+        reentrant_target = addr((uint8_t)((x >> 8) % (TERN_CONF_NC_SIZE + 4u)));
+        if (op < 2) {
+            tern_pkt_t *p = tern_pktbuf_add(&pb, NULL, "data", 4, TERN_NETTYPE_IPV6);
+            if (p != NULL) {
+                assert_int_equal(tern_nc_send(&nc, &a, p, now), 0);
+            }
+        } else if (op == 2) {
+            tern_nc_na_flags_t f = { (x & 1u) != 0, (x & 2u) != 0, (x & 4u) != 0 };
+            (void)tern_nc_na_received(&nc, &a, mac_b, 6, f, now);
+        } else if (op == 3) {
+            assert_int_equal(tern_nc_lladdr_seen(&nc, &a, (x & 1u) ? mac_a : mac_b, 6, (x & 2u) != 0, now), 0);
+        } else if (op == 4) {
+            tern_nc_confirm(&nc, &a, now);
+        } else if (op == 5) {
+            tern_nc_remove(&nc, &a);
+        } else {
+            now += ((x >> 12) % 4u) * SEC;
+            tern_nc_tick(&nc, now);
+        }
+        unsigned top = 0;
+        for (unsigned i = 0; i < TERN_CONF_NC_SIZE; i++) {
+            top = (nc.entries[i].state != TERN_NC_FREE) ? i + 1u : top;
+        }
+#if TERN_CONF_FAST_PATHS
+        assert_int_equal(nc.top, top);
+#endif
+        max_top = (top > max_top) ? top : max_top;
+        for (uint8_t n = 0; n < TERN_CONF_NC_SIZE + 4u; n++) {
+            tern_ipv6_addr_t b = addr(n);
+            assert_ptr_equal(tern_nc_lookup(&nc, &b), lookup_all_slots(&b));
+        }
+        assert_true(tern_nc_next_deadline(&nc) == next_deadline_all_slots());
+    }
+    reenter = false;
+    assert_int_equal(max_top, TERN_CONF_NC_SIZE); /* the table was full at times */
+    assert_true(unreachable_count > 0 && ns_ucast > 0);  /* resolutions and probes failed */
+}
+
 static void test_tern_nc_state_name__all(void **state)
 {
     (void)state;
@@ -519,6 +594,7 @@ int main(void)
         T(test_tern_nc_redirect_received__router_target_with_tlla),
         T(test_tern_nc_redirect_received__on_link_target_and_no_option),
         T(test_tern_nc_redirect_received__incomplete_target_sends_queue),
+        T(test_tern_nc_top__bounds_every_scan),
         T(test_tern_nc_state_name__all),
 #undef T
     };

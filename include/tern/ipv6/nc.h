@@ -97,6 +97,12 @@ typedef struct {
      *  of an 8-byte time; an entry idle for 2^32 uses looks young again, which
      *  only changes which entry a full table gives up). */
     uint32_t uses;
+#if TERN_CONF_FAST_PATHS /* without (config.h), lookups scan every slot */
+    /** One past the highest slot in use: the slots from here on are FREE, and
+     *  tern_nc_lookup() scans only the ones before (the cache of a 6LoWPAN
+     *  host holds few neighbors, often none: link-local peers need no entry). */
+    uint8_t top;
+#endif
 } tern_nc_t;
 
 /**
