@@ -87,7 +87,9 @@ typedef struct {
      * the caller is @p m's handler on the executor's own thread, nothing is
      * queued anywhere and no timer is due. So a long job still yields to
      * every message and timer that comes meanwhile. Only the event loop
-     * implements it (not with TERN_CONF_LOOP_HANDOFF_DEPTH 0).
+     * implements it (not with TERN_CONF_LOOP_HANDOFF_DEPTH 0; the stack
+     * then never calls an executor's may_continue(): 6LoWPAN fragmentation
+     * posts its "next fragment" message every time).
      */
     bool (*may_continue)(tern_executor_t *ex, const tern_module_t *m);
     /** Module whose handler runs on the calling thread now, or NULL. */

@@ -611,7 +611,10 @@ void sixlowpan_continue(tern_sixlowpan_t *lowpan, bool now)
         if (!sixlowpan_fragmenting(lowpan)) {
             return;
         }
-        if (ex->ops->may_continue == NULL || !ex->ops->may_continue(ex, &lowpan->module)) {
+        /* With TERN_CONF_LOOP_HANDOFF_DEPTH 0 no executor has may_continue()
+         * (executor.h): every next fragment goes by the message. */
+        if (TERN_CONF_LOOP_HANDOFF_DEPTH == 0 || ex->ops->may_continue == NULL ||
+            !ex->ops->may_continue(ex, &lowpan->module)) {
             sixlowpan_kick(lowpan); /* one fragment per turn: the rest after what is queued */
             return;
         }
