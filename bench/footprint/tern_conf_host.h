@@ -165,6 +165,11 @@
  * still get every outcome through their NETERR reports. */
 #define TERN_CONF_NETIF_TX_STATUS 0
 
+/* Only IEEE 802.15.4 interfaces, which confirm every frame: no send path for
+ * devices whose send() is the outcome (raw link, Ethernet); tern_netif_add()
+ * refuses such a link (-ENOTSUP). */
+#define TERN_CONF_NETIF_UNCONFIRMED 0
+
 /* 802.15.4 duplicate detection: the router and a few neighbours. */
 #define TERN_CONF_IEEE802154_DUP_SOURCES 4
 

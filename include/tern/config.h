@@ -360,6 +360,20 @@ _Static_assert(TERN_CONF_NETIF_CAPTURE == 0 || TERN_CONF_NETIF_CAPTURE == 1, "TE
 _Static_assert(TERN_CONF_NETIF_TX_STATUS == 0 || TERN_CONF_NETIF_TX_STATUS == 1,
                "TERN_CONF_NETIF_TX_STATUS must be 0 or 1");
 
+/**
+ * 1: an interface can run over a device whose send() is itself the outcome,
+ * under a link without a transmission policy (tern_netif_link_t::tx_policy
+ * NULL: the raw link, Ethernet, loopback, test devices). 0: an image whose
+ * interfaces all confirm their frames (IEEE 802.15.4 only) leaves that send
+ * path out; tern_netif_add() refuses a link without a transmission policy
+ * (-ENOTSUP). Default 1. Saves about 120 B of code (Cortex-M3).
+ */
+#ifndef TERN_CONF_NETIF_UNCONFIRMED
+#define TERN_CONF_NETIF_UNCONFIRMED 1
+#endif
+_Static_assert(TERN_CONF_NETIF_UNCONFIRMED == 0 || TERN_CONF_NETIF_UNCONFIRMED == 1,
+               "TERN_CONF_NETIF_UNCONFIRMED must be 0 or 1");
+
 #ifndef TERN_CONF_NETIF_SW_CSMA
 #define TERN_CONF_NETIF_SW_CSMA 1
 #endif

@@ -251,7 +251,8 @@ struct tern_netif {
  * @return 0; -EINVAL for NULL arguments; the device's init error; the
  *         executor's attach error; -ENOTSUP for a link with a tx_policy
  *         over a device that does not do CSMA-CA itself, in a build without
- *         the interface's (TERN_CONF_NETIF_SW_CSMA 0).
+ *         the interface's (TERN_CONF_NETIF_SW_CSMA 0); -ENOTSUP for a link
+ *         without a tx_policy in a build with TERN_CONF_NETIF_UNCONFIRMED 0.
  */
 int tern_netif_add(tern_stack_t *stack, tern_netif_t *netif, const char *name, tern_netdev_t *dev,
                    const tern_netif_link_t *link, tern_nettype_t proto);

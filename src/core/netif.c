@@ -152,7 +152,7 @@ static void netif_event_cb(tern_netdev_t *dev, tern_netdev_event_t event)
     case TERN_NETDEV_EVENT_TX_COMPLETE:
     case TERN_NETDEV_EVENT_TX_NOACK:
     case TERN_NETDEV_EVENT_TX_MEDIUM_BUSY:
-        if (netif->link->tx_policy != NULL) {
+        if (!TERN_CONF_NETIF_UNCONFIRMED || netif->link->tx_policy != NULL) {
             /* Only noted: netif_tx_poll() acts on it once isr() has returned. An
              * outcome with no frame in flight (one given up after a timeout) is
              * stale and ignored. */
@@ -497,7 +497,7 @@ static void netif_tx_begin(tern_netif_t *netif)
  */
 static void netif_tx_poll(tern_netif_t *netif)
 {
-    if (netif->link->tx_policy == NULL) {
+    if (TERN_CONF_NETIF_UNCONFIRMED && netif->link->tx_policy == NULL) {
         return;
     }
     for (;;) {
@@ -544,7 +544,7 @@ static void netif_send_packet(tern_netif_t *netif, tern_pkt_t *pkt)
         tern_pktbuf_release_error(pb, pkt, -ENETDOWN);
         return;
     }
-    if (netif->link->tx_policy == NULL) {
+    if (TERN_CONF_NETIF_UNCONFIRMED && netif->link->tx_policy == NULL) {
         netif_send_now(netif, pkt);
         return;
     }
@@ -750,6 +750,9 @@ int tern_netif_add_ctx(tern_stack_t *stack, tern_netif_t *netif, const char *nam
     if (stack == NULL || netif == NULL || name == NULL || dev == NULL || dev->driver == NULL ||
         link == NULL || (unsigned)proto >= TERN_NETTYPE_NUMOF) {
         return -EINVAL;
+    }
+    if (!TERN_CONF_NETIF_UNCONFIRMED && link->tx_policy == NULL) {
+        return -ENOTSUP; /* no sending over a device without outcomes in this build (config.h) */
     }
     memset(netif, 0, sizeof(*netif));
     size_t name_len = strlen(name);

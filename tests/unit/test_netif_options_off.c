@@ -6,7 +6,9 @@
  *        (TERN_CONF_NETIF_SW_CSMA 0; IEEE 802.15.4-2006 §7.5.1.4, §7.5.6.4.3),
  *        the capture hook (TERN_CONF_NETIF_CAPTURE 0) and the TX status hook
  *        (TERN_CONF_NETIF_TX_STATUS 0): outcomes reach the sender through its
- *        NETERR report. src/core/netif.c is compiled into this test with all at 0
+ *        NETERR report; and without links whose device's send() is the
+ *        outcome (TERN_CONF_NETIF_UNCONFIRMED 0: tern_netif_add() refuses
+ *        them). src/core/netif.c is compiled into this test with all at 0
  *        (tests/unit/CMakeLists.txt), the rest of the stack as usual.
  */
 #include <errno.h>
@@ -170,9 +172,23 @@ static void test_netif_add__device_without_hw_csma__enotsup(void **state)
     radio_setup(false);
     assert_int_equal(tern_ieee802154_netif_add(&stack, &netif, &mac, "wpan0", &dev.netdev), -ENOTSUP);
     assert_null(stack.netifs);
-    /* A link without a transmission policy needs none: the raw link takes the device. */
-    radio_setup(false);
-    assert_int_equal(tern_netif_add(&stack, &netif, "raw0", &dev.netdev, &tern_netif_link_raw, TERN_NETTYPE_TEST), 0);
+}
+
+/* No link without a transmission policy (TERN_CONF_NETIF_UNCONFIRMED 0): the
+ * raw link is refused over any device, one doing CSMA-CA too, and the device
+ * is left as it was. */
+static void test_netif_add__link_without_tx_policy__not_built__enotsup(void **state)
+{
+    (void)state;
+    for (int hw_csma = 0; hw_csma <= 1; hw_csma++) {
+        radio_setup(hw_csma != 0);
+        assert_int_equal(tern_netif_add(&stack, &netif, "raw0", &dev.netdev, &tern_netif_link_raw, TERN_NETTYPE_TEST),
+                         -ENOTSUP);
+        assert_null(stack.netifs);
+        assert_null(dev.netdev.event_cb);
+    }
+    /* The same device under the IEEE 802.15.4 link is taken. */
+    netif_setup();
     assert_ptr_equal(stack.netifs, &netif);
 }
 
@@ -286,6 +302,7 @@ static void test_capture__not_built__option_enotsup_frames_go_out(void **state)
 static const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
     T(test_netif_add__device_without_hw_csma__enotsup),
+    T(test_netif_add__link_without_tx_policy__not_built__enotsup),
     T(test_send__hw_csma_device__outcome_final),
     T(test_send__device_still_busy__asked_again_after_2_be_periods_then_ebusy),
     T(test_capture__not_built__option_enotsup_frames_go_out),
