@@ -74,7 +74,7 @@ PARTS = [
     ("packet buffer (pktbuf.c, pkt.c)", r"src/core/(pktbuf|pkt)\.c|include/tern/lock\.h:tern_pktbuf"),
     ("hop machinery (netapi.c, netreg.c, loop.c, module queues, timers)",
      r"src/core/(netapi|netreg|module|timer|executor)\.c|port/loop/|include/tern/(lock|executor|netapi)\.h"),
-    ("trace ring (trace.c)", r"src/core/trace\.c"),
+    ("trace ring (trace.c, trace_internal.h)", r"src/core/trace(\.c|_internal\.h)"),
     ("Internet checksum (checksum.c)", r"src/wire/checksum\.c"),
     ("802.15.4 MAC, interface, test device", r"ieee802154|src/core/netif|netdev"),
     ("6LoWPAN (module, IPHC/NHC, fragmentation, reassembly)", r"sixlowpan"),
