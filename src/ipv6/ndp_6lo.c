@@ -102,24 +102,6 @@ uint8_t tern_ipv6_6lo_tid_next(uint8_t tid)
 
 /* ------------------------------------------------------------ helpers */
 
-/*
- * The link address an interface identifier was formed from (RFC 4944 §6,
- * RFC 6282 §3.2.2): 0000:00ff:fe00:XXXX is the 16-bit short address XXXX,
- * anything else an EUI-64 with the U/L bit inverted. @return its length.
- */
-static size_t l2addr_from_iid(const tern_ipv6_addr_t *addr, uint8_t *out)
-{
-    static const uint8_t short_form[6] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00 };
-    if (memcmp(&addr->u8[8], short_form, sizeof(short_form)) == 0) {
-        out[0] = addr->u8[14];
-        out[1] = addr->u8[15];
-        return 2;
-    }
-    memcpy(out, &addr->u8[8], 8);
-    out[0] ^= 0x02u;
-    return 8;
-}
-
 /* The EUI-64 we register with (the ROVR, RFC 8505 §4.1; the ARO's EUI-64, RFC 6775 §4.1):
  * our interface identifier with the U/L bit turned back (RFC 4291 App. A), which for an
  * 8-byte link address is that address itself (RFC 4944 §6); zero without one. */
@@ -788,7 +770,7 @@ void ipv6_6lo_send(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_addr_t
             memcpy(nhdr->dst, n->l2addr, n->l2addr_len); /* learnt from an SLLAO (RA, RS, NS) */
             l2_len = n->l2addr_len;
         } else if (tern_ipv6_addr_is_link_local(&hop)) {
-            l2_len = l2addr_from_iid(&hop, nhdr->dst); /* RFC 6775 §5.7, RFC 4944 §6 */
+            l2_len = tern_ipv6_l2addr_from_iid(&hop, nhdr->dst); /* RFC 6775 §5.7, RFC 4944 §6 */
         }
     }
     if (l2_len == 0) {

@@ -115,27 +115,6 @@ static uint64_t imin_us(const tern_rpl_t *rpl)
     return (uint64_t)1000u << rpl->dio_interval_min;
 }
 
-/*
- * The link address frames to the link-local @p addr go to on a 6LoWPAN link
- * (RFC 4944 §6, RFC 6775 §5.7: the IPv6 module derives it the same way), so
- * that TX status reports name the parent: a short address for an IID of the
- * form 0000:00ff:fe00:XXXX, else the EUI-64 (U/L bit inverted back).
- * @return its length (2 or 8).
- */
-static size_t l2addr_from_link_local(const tern_ipv6_addr_t *addr, uint8_t *out)
-{
-    static const uint8_t short_form[6] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00 };
-    _Static_assert(TERN_CONF_L2ADDR_MAX >= 8, "an EUI-64 must fit a link address");
-    if (memcmp(&addr->u8[8], short_form, sizeof(short_form)) == 0) {
-        out[0] = addr->u8[14];
-        out[1] = addr->u8[15];
-        return 2;
-    }
-    memcpy(out, &addr->u8[8], 8);
-    out[0] ^= 0x02u;
-    return 8;
-}
-
 static void parent_clear(tern_rpl_t *rpl, tern_rpl_parent_t *p)
 {
     memset(p, 0, sizeof(*p));
@@ -301,7 +280,10 @@ bool rpl_dodag_dio_from(tern_rpl_t *rpl, const tern_ipv6_addr_t *src, const tern
         p->used = true;
         p->addr = *src;
         p->if_index = if_index;
-        p->l2addr_len = (uint8_t)l2addr_from_link_local(src, p->l2addr);
+        /* The link address frames to the parent go to (RFC 6775 §5.7: the IPv6
+         * module derives it the same way), so that TX status reports name it. */
+        _Static_assert(TERN_CONF_L2ADDR_MAX >= 8, "an EUI-64 must fit a link address");
+        p->l2addr_len = (uint8_t)tern_ipv6_l2addr_from_iid(src, p->l2addr);
     }
     uint16_t old_rank = p->rank;
     p->rank = rank;

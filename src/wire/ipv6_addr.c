@@ -149,6 +149,19 @@ int tern_ipv6_iid_from_l2addr(tern_ipv6_addr_t *out, const uint8_t *l2addr, size
     return tern_ipv6_iid_put(&out->u8[8], l2addr, len);
 }
 
+size_t tern_ipv6_l2addr_from_iid(const tern_ipv6_addr_t *addr, uint8_t *out)
+{
+    static const uint8_t short_form[6] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00 };
+    if (memcmp(&addr->u8[8], short_form, sizeof(short_form)) == 0) {
+        out[0] = addr->u8[14];
+        out[1] = addr->u8[15];
+        return 2;
+    }
+    memcpy(out, &addr->u8[8], 8);
+    out[0] ^= 0x02u;
+    return 8;
+}
+
 int tern_ipv6_iid_put(uint8_t *iid, const uint8_t *l2addr, size_t len)
 {
     switch (len) {

@@ -430,6 +430,28 @@ static void test_tern_ipv6_iid_from_l2addr__short16(void **state)
     assert_true(tern_ipv6_addr_equal(&a, &e));
 }
 
+static void test_tern_ipv6_l2addr_from_iid__short_and_eui64(void **state)
+{
+    (void)state;
+    uint8_t out[8];
+    /* RFC 4944 §6 / RFC 6282 §3.2.2: 0000:00ff:fe00:XXXX is the short address XXXX. */
+    tern_ipv6_addr_t a = addr("fe80::ff:fe00:abcd");
+    assert_int_equal(tern_ipv6_l2addr_from_iid(&a, out), 2);
+    const uint8_t short_addr[2] = { 0xab, 0xcd };
+    assert_memory_equal(out, short_addr, 2);
+    /* Anything else is an EUI-64 with the U/L bit inverted back, the inverse of
+     * tern_ipv6_iid_from_l2addr() (also for an IID that only looks like a short
+     * one in part: 0000:01ff:fe00:XXXX). */
+    a = addr("2001:db8::12:4b00:102:304");
+    assert_int_equal(tern_ipv6_l2addr_from_iid(&a, out), 8);
+    const uint8_t eui64[8] = { 0x02, 0x12, 0x4b, 0x00, 0x01, 0x02, 0x03, 0x04 };
+    assert_memory_equal(out, eui64, 8);
+    a = addr("fe80::1ff:fe00:abcd");
+    assert_int_equal(tern_ipv6_l2addr_from_iid(&a, out), 8);
+    const uint8_t almost[8] = { 0x02, 0x00, 0x01, 0xff, 0xfe, 0x00, 0xab, 0xcd };
+    assert_memory_equal(out, almost, 8);
+}
+
 static void test_tern_ipv6_iid_from_l2addr__bad_length(void **state)
 {
     (void)state;
@@ -465,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_tern_ipv6_iid_from_l2addr__eui64),
         cmocka_unit_test(test_tern_ipv6_iid_from_l2addr__short16),
         cmocka_unit_test(test_tern_ipv6_iid_from_l2addr__bad_length),
+        cmocka_unit_test(test_tern_ipv6_l2addr_from_iid__short_and_eui64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,6 +91,14 @@ int tern_ipv6_iid_from_l2addr(tern_ipv6_addr_t *out, const uint8_t *l2addr, size
 int tern_ipv6_iid_put(uint8_t *iid, const uint8_t *l2addr, size_t len);
 
 /**
+ * The 6LoWPAN link address the interface identifier of @p addr was formed
+ * from (RFC 4944 §6, RFC 6282 §3.2.2): 0000:00ff:fe00:XXXX is the 16-bit
+ * short address XXXX, anything else an EUI-64 with the U/L bit inverted back.
+ * Written to @p out (room for 8 bytes). @return its length, 2 or 8.
+ */
+size_t tern_ipv6_l2addr_from_iid(const tern_ipv6_addr_t *addr, uint8_t *out);
+
+/**
  * Parse the text form (RFC 4291 §2.2, incl. "::" and a trailing dotted quad)
  * of exactly @p len characters (no NUL needed). Accepted: 1-4 hex digits per
  * group (either case), at most one "::" standing for one or more zero groups,
