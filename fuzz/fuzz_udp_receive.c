@@ -9,10 +9,15 @@
  * node. The first input byte is a flag: bit 0 set computes a valid checksum
  * over the rest (so the fuzzer gets past the checksum half of the time),
  * bit 1 points the datagram at the bound port, bit 2 adds the input's last
- * byte count of trailing bytes after the UDP Length. The node must never
- * crash; afterwards its packet buffer must be consistent and empty.
+ * byte count of trailing bytes after the UDP Length. Bit 3 sends the rest
+ * as an ICMPv6 message instead (valid checksum; with bit 1 the quoted packet's
+ * source is the node's address and its first upper-layer port 5683), the
+ * path of errors about our datagrams to the socket (RFC 4443 §2.4 (e)).
+ * The node must never crash; afterwards its packet buffer must be
+ * consistent and empty.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,6 +29,7 @@
 #include "tern/port/loop.h"
 #include "tern/sock_udp.h"
 #include "tern/udp.h"
+#include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/udp.h"
 
@@ -54,16 +60,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(udp, dgram, len);
     size_t extra = ((flags & 0x04u) != 0 && len > 0) ? dgram[len - 1] : 0u;
     memset(udp + len, 0xA5, extra);
-    if ((flags & 0x02u) != 0 && len >= 4) {
+    bool icmp = (flags & 0x08u) != 0;
+    if ((flags & 0x02u) != 0 && icmp && len >= 8 + TERN_IPV6_HDR_LEN + 2) {
+        /* The quote: from our address, from the bound port (no extension headers). */
+        tern_ipv6_addr_t own;
+        fuzz_require(tern_ipv6_addr_from_str(&own, "fe80::5eff:fe00:5301", 20) == 0);
+        memcpy(&udp[16], own.u8, 16);
+        udp[8 + TERN_IPV6_HDR_LEN] = 0x16;
+        udp[8 + TERN_IPV6_HDR_LEN + 1] = 0x33;
+    } else if ((flags & 0x02u) != 0 && len >= 4) {
         udp[2] = 0x16; /* 5683 */
         udp[3] = 0x33;
     }
-    tern_ipv6_repr_t h = { .payload_len = (uint16_t)(len + extra), .next_header = TERN_IPV6_NH_UDP,
-                           .hop_limit = 64 };
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)(len + extra),
+                           .next_header = icmp ? TERN_ICMPV6_NEXT_HEADER : TERN_IPV6_NH_UDP, .hop_limit = 64 };
     fuzz_require(tern_ipv6_addr_from_str(&h.src, "fe80::1", 7) == 0);
     fuzz_require(tern_ipv6_addr_from_str(&h.dst, "fe80::5eff:fe00:5301", 20) == 0);
     fuzz_require(tern_ipv6_emit(&h, frame, TERN_IPV6_HDR_LEN) == TERN_IPV6_HDR_LEN);
-    if ((flags & 0x01u) != 0 && len >= TERN_UDP_HDR_LEN) {
+    if (icmp && len >= 4) {
+        fuzz_require(tern_icmpv6_checksum_fill(udp, len + extra, &h.src, &h.dst) == 0);
+    } else if ((flags & 0x01u) != 0 && len >= TERN_UDP_HDR_LEN) {
         /* A valid checksum over what the Length field claims (if it fits). */
         size_t ulen = ((size_t)udp[4] << 8) | udp[5];
         if (ulen >= TERN_UDP_HDR_LEN && ulen <= len) {

@@ -90,6 +90,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             require(out[0] == data[0] && out[1] == data[1]);
             require(memcmp(out + 4, data + 4, size - 4) == 0);
         }
+        /* The quoted packet's upper layer (RFC 4443 §2.4 (e)). */
+        tern_icmpv6_error_repr_t e2;
+        tern_ipv6_repr_t inner;
+        size_t off = 0;
+        int nh = tern_icmpv6_error_quote(data, size, &e2, &inner, &off);
+        if (nh >= 0) {
+            require(nh <= 255 && off >= 40 && off <= e2.invoking_len && e2.invoking == err.invoking);
+            require(!tern_ipv6_is_ext_header((uint8_t)nh) || nh == TERN_IPV6_NH_ESP);
+        }
     }
     return 0;
 }

@@ -464,6 +464,8 @@ _Static_assert(TERN_CONF_IPV6_ADDRS >= 1 && TERN_CONF_IPV6_ADDRS <= 64,
  * 4443 §4.2; errors; ND) is not affected. For an image without ICMPv6
  * applications and without RPL, which needs it (src/rpl/rpl.c says so at
  * compile time): the 6LoWPAN host footprint image. A plain C option.
+ * Errors about our UDP datagrams go to their socket either way (RFC 4443
+ * §2.4 (e) is a MUST, TERN_IPV6_ICMPV6_ERROR_DEMUX, docs/UDP.md).
  * Default 1. Saves about 0.45 KiB of code there (Cortex-M3).
  */
 #ifndef TERN_CONF_ICMPV6_DELIVER

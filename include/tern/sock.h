@@ -90,6 +90,7 @@ typedef struct tern_sock {
     uint8_t ring_head;                /**< oldest entry */
     uint8_t ring_count;               /**< entries in use */
     bool open;                        /**< created and not closed */
+    int16_t error;                    /**< pending error (negative errno, like SO_ERROR) for recv, or 0 */
 } tern_sock_t;
 
 #endif /* TERN_SOCK_H */

@@ -77,6 +77,8 @@ typedef struct tern_sock_udp tern_sock_udp_t;
  * Receive callback: called from the socket module's handler (on its thread
  * under the threaded executor) with each datagram. @p data is valid during
  * the call only. It may call tern_sock_udp_send(), not a blocking recv.
+ * @p data NULL (and @p len 0): an ICMPv6 error about a datagram sent to
+ * @p remote is pending; tern_sock_udp_recv() with timeout 0 returns it.
  */
 typedef void (*tern_sock_udp_cb_t)(tern_sock_udp_t *sock, const uint8_t *data, size_t len,
                                    const tern_sock_udp_ep_t *remote, void *arg);
@@ -164,6 +166,12 @@ int tern_sock_udp_send(tern_sock_udp_t *sock, const void *data, size_t len, cons
  *                         datagrams go to the callback and recv times out)
  * @param[out] buf         the payload, @p max bytes at most
  * @param[out] remote_out  the sender (address, interface, port); may be NULL
+ * A pending ICMPv6 error about a datagram the socket sent (RFC 4443 §2.4 (e),
+ * docs/SOCK.md) is returned first, once, and @p remote_out is then not written:
+ * -ECONNREFUSED (port unreachable), -EHOSTUNREACH (other Destination
+ * Unreachable codes, Time Exceeded), -EMSGSIZE (Packet Too Big), -EPROTO
+ * (Parameter Problem). One is kept; a later one overwrites it.
+ *
  * @return the payload length (>= 0; a 0-byte datagram returns 0);
  *         -EAGAIN with @p timeout_us 0 and nothing kept; -ETIMEDOUT when the
  *         time passed; -ENOBUFS when the datagram is longer than @p max: it is

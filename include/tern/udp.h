@@ -24,6 +24,15 @@
  * port the datagram goes to the IPv6 module as TERN_IPV6_MSG_PORT_UNREACHABLE
  * (RFC 4443 §3.1), counted as rx_no_port.
  *
+ * ICMPv6 errors (RFC 4443 §2.4 (e)): the module is also registered for
+ * (ICMPV6, TERN_IPV6_ICMPV6_ERROR_DEMUX(TERN_IPV6_NH_UDP)); the IPv6 module
+ * hands it each error message quoting a UDP datagram one of our addresses
+ * sent, as [ICMPV6 message, IPV6, NETIF]. Counted as rx_icmp_errors; a
+ * quote that ends before the 8-byte UDP header is ignored (rx_icmp_truncated);
+ * otherwise it goes (RCV, the head snip of type ICMPV6) to the modules
+ * registered for (UDP, quoted source port), the sockets, which read it with
+ * tern_udp_icmp_error_parse(); none: rx_icmp_no_socket.
+ *
  * Send (SND): [NETIF?, IPV6 template, UDP header (ports set), payload...]:
  * the module sets the Length field, zeroes the checksum (the IPv6 module
  * fills it once the source address is chosen) and passes the packet to
@@ -39,6 +48,7 @@
 #include "tern/netreg.h"
 #include "tern/stack.h"
 #include "tern/stats.h"
+#include "tern/wire/ipv6_addr.h"
 
 struct tern_ipv6;
 
@@ -66,6 +76,9 @@ enum {
     TERN_UDP_RX_INVALID,       /**< packets without an IPV6 snip or of another type */
     TERN_UDP_TX_DATAGRAMS,     /**< datagrams passed to IPv6 */
     TERN_UDP_TX_ERRORS,        /**< datagrams dropped on the way down (malformed, too long, no memory, no IPv6) */
+    TERN_UDP_RX_ICMP_ERRORS,   /**< ICMPv6 errors about a datagram we sent (RFC 4443 §2.4 (e)), all of them */
+    TERN_UDP_RX_ICMP_NO_SOCKET, /**< ... of them: no socket bound to the quoted source port */
+    TERN_UDP_RX_ICMP_TRUNCATED, /**< ... of them: the quote ends before the 8-byte UDP header: ignored */
     TERN_UDP_STAT_NUMOF
 };
 
@@ -74,6 +87,7 @@ typedef struct tern_udp {
     tern_module_t module;                         /**< the module */
     tern_msg_t queue[TERN_CONF_MODULE_QUEUE_LEN]; /**< its queue storage */
     tern_netreg_entry_t entry;                    /**< (UDP, ALL) registration */
+    tern_netreg_entry_t icmp_entry;               /**< (ICMPV6, TERN_IPV6_ICMPV6_ERROR_DEMUX(UDP)) registration */
     struct tern_ipv6 *ipv6;                       /**< gets port-unreachable reports; may be NULL */
     uint32_t rng;                                 /**< xorshift state for ephemeral ports (under the stack lock) */
     tern_counter_t counters[TERN_UDP_STAT_NUMOF];       /**< see TERN_UDP_... */
@@ -108,6 +122,32 @@ void tern_udp_seed(tern_udp_t *udp, uint32_t seed);
  *         none free; -EINVAL for NULL.
  */
 int tern_udp_ephemeral_port(tern_udp_t *udp);
+
+/** An ICMPv6 error about a UDP datagram we sent, as tern_udp_icmp_error_parse() reads it. */
+typedef struct {
+    int error;                    /**< the negative errno it means (see tern_udp_icmp_error_parse()) */
+    tern_ipv6_addr_t local_addr;  /**< the quoted datagram's source address (ours) */
+    tern_ipv6_addr_t remote_addr; /**< its destination address */
+    uint16_t local_port;          /**< its source port (our socket's) */
+    uint16_t remote_port;         /**< its destination port */
+} tern_udp_icmp_error_t;
+
+/**
+ * Read an ICMPv6 error message (@p buf, @p len: the whole message, checksum
+ * verified) that quotes a UDP datagram: the quoted addresses and ports, with
+ * the quote's extension headers skipped (tern_icmpv6_error_quote()), and the
+ * errno the error means, as POSIX/Linux report them (RFC 4443 §3):
+ * Destination Unreachable (§3.1) code 4 port unreachable: -ECONNREFUSED;
+ * codes 0 no route, 1 administratively prohibited, 2 beyond scope, 3 address
+ * unreachable, 5 source address failed policy, 6 reject route and any other
+ * code: -EHOSTUNREACH; Packet Too Big (§3.2): -EMSGSIZE; Time Exceeded
+ * (§3.3, either code): -EHOSTUNREACH (as Linux; the hop limit ran out or
+ * reassembly at the peer timed out: the peer is not reached); Parameter
+ * Problem (§3.4) and error types RFC 4443 does not define: -EPROTO.
+ * @return 0; -EBADMSG when it is no error message, does not quote UDP, or
+ *         the quote ends before the quoted UDP header's 8 bytes.
+ */
+int tern_udp_icmp_error_parse(const uint8_t *buf, size_t len, tern_udp_icmp_error_t *out);
 
 /**
  * Number of netreg entries for exactly (UDP, @p port) (ALL entries are not

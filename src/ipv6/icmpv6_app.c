@@ -10,6 +10,9 @@
  * header: [ICMPV6 message, IPV6 (the fixed header as received: source,
  * destination, hop limit; extension headers are not kept), NETIF (the
  * interface it arrived on)].
+ *
+ * Also errors about other packets we sent, by the quoted upper-layer
+ * protocol (UDP; RFC 4443 §2.4 (e)), ipv6_icmpv6_deliver_error().
  */
 #include <errno.h>
 
@@ -94,5 +97,25 @@ bool ipv6_icmpv6_deliver_type(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_
         return false;
     }
     deliver(ip, ipif, hdr, msg, demux);
+    return true;
+}
+
+bool ipv6_icmpv6_deliver_error(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg)
+{
+    /* Not under TERN_CONF_ICMPV6_DELIVER: RFC 4443 §2.4 (e) requires it. */
+    tern_icmpv6_error_repr_t err;
+    tern_ipv6_repr_t inner;
+    size_t off;
+    int nh = tern_icmpv6_error_quote(msg->data, msg->size, &err, &inner, &off);
+    if (nh < 0 || tern_netreg_num(&ip->module.stack->netreg, TERN_NETTYPE_ICMPV6,
+                                  TERN_IPV6_ICMPV6_ERROR_DEMUX(nh)) == 0) {
+        return false;
+    }
+    if (!ipv6_is_own_address(ip, &inner.src)) {
+        ipv6_count(ip, TERN_IPV6_ICMP_ERR_NOT_OURS); /* not a packet we sent: nobody to tell */
+        tern_pktbuf_release(ipv6_pktbuf(ip), msg);
+        return true;
+    }
+    deliver(ip, ipif, hdr, msg, TERN_IPV6_ICMPV6_ERROR_DEMUX(nh));
     return true;
 }

@@ -363,6 +363,9 @@ void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         if (ipv6_icmpv6_deliver(ip, ipif, hdr, msg)) {
             return; /* about an echo request: ping reports it too */
         }
+        if (ipv6_icmpv6_deliver_error(ip, ipif, hdr, msg)) {
+            return; /* about a UDP datagram: to its socket (RFC 4443 §2.4 (e), icmpv6_app.c) */
+        }
         break;
     case TERN_ICMPV6_ECHO_REPLY:
         if (ipv6_icmpv6_deliver(ip, ipif, hdr, msg)) {
@@ -376,6 +379,10 @@ void ipv6_icmpv6_receive(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
         }
         /* Errors about our echo requests go to ping; MLD Done, MLDv2 reports, other errors: not handled. */
         if (tern_icmpv6_is_error(b[0]) && ipv6_icmpv6_deliver(ip, ipif, hdr, msg)) {
+            return;
+        }
+        /* Errors about our UDP datagrams to their socket (RFC 4443 §2.4 (e), icmpv6_app.c). */
+        if (tern_icmpv6_is_error(b[0]) && ipv6_icmpv6_deliver_error(ip, ipif, hdr, msg)) {
             return;
         }
         /* Other types to whoever registered for them (RPL, type 155; icmpv6_app.c). */

@@ -96,6 +96,7 @@ static const char *const ipv6_counter_names[TERN_IPV6_STAT_NUMOF] = {
     [TERN_IPV6_FWD_TOO_BIG] = "fwd_too_big",
     [TERN_IPV6_FWD_SCOPE] = "fwd_scope",
     [TERN_IPV6_ICMP_NO_LISTENER] = "icmp_no_listener",
+    [TERN_IPV6_ICMP_ERR_NOT_OURS] = "icmp_err_not_ours",
     [TERN_IPV6_MLD_NO_ROOM] = "mld_no_room",
 #if TERN_CONF_IPV6_MLD
     [TERN_IPV6_MLD_REPORTS_SENT] = "mld_reports_sent",

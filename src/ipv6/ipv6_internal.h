@@ -82,6 +82,16 @@ bool ipv6_icmpv6_deliver(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_
  */
 bool ipv6_icmpv6_deliver_type(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg);
 
+/**
+ * Hand an error message about a packet we sent to the receivers registered
+ * for (ICMPV6, TERN_IPV6_ICMPV6_ERROR_DEMUX(quoted upper-layer protocol)) as
+ * [ICMPV6, IPV6, NETIF] (icmpv6_app.c; RFC 4443 §2.4 (e)).
+ * @return true if @p msg was taken (delivered, or released and counted
+ *         icmp_err_not_ours); false: not an error, unparsable, or nobody
+ *         registered for the quoted protocol, still ours.
+ */
+bool ipv6_icmpv6_deliver_error(tern_ipv6_t *ip, tern_ipv6_if_t *ipif, const tern_ipv6_repr_t *hdr, tern_pkt_t *msg);
+
 /** Does @p ipif listen to the multicast @p group (joined through MLD, mld.c)? */
 bool ipv6_mld_listening(const tern_ipv6_if_t *ipif, const tern_ipv6_addr_t *group);
 

@@ -49,8 +49,38 @@ static tern_pkt_t *ring_get(tern_sock_t *sock)
 
 /* ------------------------------------------------------------ module */
 
+/*
+ * An ICMPv6 error about a packet the socket sent (RFC 4443 §2.4 (e), from
+ * the module below, head snip of type ICMPV6): kept as the pending error
+ * (one; a later one overwrites it) for the next recv, and the callback told.
+ */
+static void sock_error(tern_sock_t *sock, tern_pkt_t *pkt)
+{
+    sock_ep_t from;
+    tern_lock_acquire(sock_lock(sock));
+    bool open = sock->open;
+    int err = open ? sock->ops->error(sock, pkt, &from) : 0;
+    if (err < 0) {
+        sock->error = (int16_t)err;
+    }
+    tern_sock_cb_fn_t cb = sock->cb;
+    void *cb_arg = sock->cb_arg;
+    tern_lock_release(sock_lock(sock));
+    if (err == 0) {
+        /* not about this socket's traffic, or arrived after close */
+        tern_count(&sock->drops[open ? TERN_SOCK_DROP_FILTERED : TERN_SOCK_DROP_CLOSED]);
+    } else if (cb != NULL) {
+        sock->ops->call(sock, NULL, cb, cb_arg, &from);
+    }
+    tern_pktbuf_release(sock_pktbuf(sock), pkt);
+}
+
 static void sock_receive(tern_sock_t *sock, tern_pkt_t *pkt)
 {
+    if (pkt->type == TERN_NETTYPE_ICMPV6 && sock->ops->error != NULL) {
+        sock_error(sock, pkt);
+        return;
+    }
     sock_ep_t from;
     tern_lock_acquire(sock_lock(sock));
     unsigned drop = sock->open ? sock->ops->verdict(sock, pkt, &from) : TERN_SOCK_DROP_CLOSED;
@@ -117,6 +147,7 @@ int sock_open(tern_sock_t *sock, uint32_t demux_ctx)
     sock->ring_count = 0;
     sock->cb = NULL;
     sock->cb_arg = NULL;
+    sock->error = 0;
     sock->open = true;
     tern_lock_release(sock_lock(sock));
     tern_netreg_entry_init(&sock->entry, demux_ctx, &sock->module);
@@ -160,12 +191,17 @@ void sock_close(tern_sock_t *sock)
 
 /* ------------------------------------------------------------ receive */
 
-/* Take the oldest kept packet. @return it, or NULL; *@p open: the socket is open. */
-static tern_pkt_t *ring_take(tern_sock_t *sock, bool *open)
+/*
+ * Take the pending error, else the oldest kept packet. @return the packet,
+ * or NULL; *@p open: the socket is open; *@p error: the error taken, or 0.
+ */
+static tern_pkt_t *ring_take(tern_sock_t *sock, bool *open, int *error)
 {
     tern_lock_acquire(sock_lock(sock));
     *open = sock->open;
-    tern_pkt_t *pkt = sock->open ? ring_get(sock) : NULL;
+    *error = sock->open ? sock->error : 0;
+    sock->error = 0; /* reported once, like SO_ERROR */
+    tern_pkt_t *pkt = (sock->open && *error == 0) ? ring_get(sock) : NULL;
     tern_lock_release(sock_lock(sock));
     return pkt;
 }
@@ -202,9 +238,13 @@ int sock_recv(tern_sock_t *sock, void *buf, size_t max, uint32_t timeout_us, voi
     }
     for (;;) {
         bool open;
-        tern_pkt_t *pkt = ring_take(sock, &open);
+        int error;
+        tern_pkt_t *pkt = ring_take(sock, &open, &error);
         if (!open) {
             return -EBADF;
+        }
+        if (error != 0) {
+            return error;
         }
         if (pkt != NULL) {
             return take_payload(sock, pkt, buf, max, remote_out);

@@ -64,6 +64,16 @@ typedef struct tern_sock_ops {
      * with @p pkt and its sender @p from, as verdict gave it.
      */
     void (*call)(tern_sock_t *sock, tern_pkt_t *pkt, tern_sock_cb_fn_t cb, void *arg, const sock_ep_t *from);
+    /**
+     * With the stack's lock held, for an open socket: whether the ICMPv6
+     * error @p pkt ([ICMPV6, IPV6, NETIF], RFC 4443 §2.4 (e)) is about a
+     * packet this socket sent (bound and connected endpoints match the
+     * quote): the negative errno to keep as pending, and the quoted
+     * destination in @p about; else 0. NULL: the type takes no errors (an
+     * ICMPV6 packet is then received as any other).
+     * call() is then made with a NULL packet to tell the callback.
+     */
+    int (*error)(const tern_sock_t *sock, tern_pkt_t *pkt, sock_ep_t *about);
     /** The sender of @p pkt, as the type's endpoint, into @p remote. */
     void (*remote)(tern_pkt_t *pkt, void *remote);
 } tern_sock_ops_t;

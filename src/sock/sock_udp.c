@@ -52,6 +52,28 @@ static unsigned udp_verdict(const tern_sock_t *base, tern_pkt_t *pkt, sock_ep_t 
     return TERN_SOCK_DROP_NUMOF;
 }
 
+static int udp_error(const tern_sock_t *base, tern_pkt_t *pkt, sock_ep_t *ep)
+{
+    const tern_sock_udp_t *sock = (const tern_sock_udp_t *)base;
+    tern_udp_icmp_error_t e;
+    if (tern_udp_icmp_error_parse(pkt->data, pkt->size, &e) < 0 || e.local_port != sock->local.port ||
+        (!tern_ipv6_addr_is_unspecified(&sock->local.addr) &&
+         !tern_ipv6_addr_equal(&sock->local.addr, &e.local_addr))) {
+        return 0;
+    }
+    /* A connected socket hears only of datagrams to its remote (as Linux). */
+    const tern_sock_udp_ep_t *connected = &sock->remote;
+    if (connected->port != 0 &&
+        (connected->port != e.remote_port || !tern_ipv6_addr_equal(&connected->addr, &e.remote_addr))) {
+        return 0;
+    }
+    ep->udp.addr = e.remote_addr;
+    ep->udp.port = e.remote_port;
+    ep->udp.netif = 0;
+    (void)sock_received_ipv6_hdr(pkt->next, &ep->udp.netif);
+    return e.error;
+}
+
 static void udp_remote(tern_pkt_t *pkt, void *remote)
 {
     tern_sock_udp_ep_t from;
@@ -64,6 +86,11 @@ static void udp_remote(tern_pkt_t *pkt, void *remote)
 
 static void udp_call(tern_sock_t *base, tern_pkt_t *pkt, tern_sock_cb_fn_t cb, void *arg, const sock_ep_t *from)
 {
+    if (pkt == NULL) {
+        /* An ICMPv6 error is pending (udp_error): data NULL, recv returns it. */
+        ((tern_sock_udp_cb_t)cb)(udp_sock(base), NULL, 0, &from->udp, arg);
+        return;
+    }
     /* The payload follows the header in the same snip (verdict checked its 8 bytes). */
     const uint8_t *data = (const uint8_t *)pkt->data + TERN_UDP_HDR_LEN;
     ((tern_sock_udp_cb_t)cb)(udp_sock(base), data, pkt->size - (size_t)TERN_UDP_HDR_LEN, &from->udp, arg);
@@ -76,6 +103,7 @@ static const tern_sock_ops_t udp_ops = {
     .header_len = TERN_UDP_HDR_LEN,
     .verdict = udp_verdict,
     .call = udp_call,
+    .error = udp_error,
     .remote = udp_remote,
 };
 

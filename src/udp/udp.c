@@ -13,6 +13,7 @@
 #include "tern/netapi.h"
 #include "tern/udp.h"
 #include "tern/wire/bytes.h"
+#include "tern/wire/icmpv6.h"
 #include "tern/wire/ipv6.h"
 #include "tern/wire/udp.h"
 
@@ -26,6 +27,9 @@ static const char *const udp_counter_names[TERN_UDP_STAT_NUMOF] = {
     [TERN_UDP_RX_INVALID] = "rx_invalid",
     [TERN_UDP_TX_DATAGRAMS] = "tx_datagrams",
     [TERN_UDP_TX_ERRORS] = "tx_errors",
+    [TERN_UDP_RX_ICMP_ERRORS] = "rx_icmp_errors",
+    [TERN_UDP_RX_ICMP_NO_SOCKET] = "rx_icmp_no_socket",
+    [TERN_UDP_RX_ICMP_TRUNCATED] = "rx_icmp_truncated",
 };
 
 static void udp_count(tern_udp_t *udp, unsigned c)
@@ -166,6 +170,60 @@ static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
     }
 }
 
+/* ------------------------------------------------------------ ICMPv6 errors */
+
+/* RFC 4443 §3.1-§3.4: the errno an error about our datagram means (udp.h). */
+static int icmp_errno(uint8_t type, uint8_t code)
+{
+    switch (type) {
+    case TERN_ICMPV6_DST_UNREACH:
+        return (code == TERN_ICMPV6_DST_UNREACH_PORT) ? -ECONNREFUSED : -EHOSTUNREACH; /* §3.1: 4 is "port unreachable" */
+    case TERN_ICMPV6_PACKET_TOO_BIG:
+        return -EMSGSIZE;
+    case TERN_ICMPV6_TIME_EXCEEDED:
+        return -EHOSTUNREACH;
+    default:
+        return -EPROTO; /* Parameter Problem; types without a meaning here (§2.4 (d): still passed up) */
+    }
+}
+
+int tern_udp_icmp_error_parse(const uint8_t *buf, size_t len, tern_udp_icmp_error_t *out)
+{
+    tern_icmpv6_error_repr_t err;
+    tern_ipv6_repr_t inner;
+    size_t off;
+    if (buf == NULL || out == NULL ||
+        tern_icmpv6_error_quote(buf, len, &err, &inner, &off) != (int)TERN_IPV6_NH_UDP ||
+        err.invoking_len - off < TERN_UDP_HDR_LEN) {
+        return -EBADMSG;
+    }
+    out->error = icmp_errno(err.type, err.code);
+    out->local_addr = inner.src;
+    out->remote_addr = inner.dst;
+    tern_udp_ports_get(err.invoking + off, &out->local_port, &out->remote_port);
+    return 0;
+}
+
+/* An error about a datagram we sent ([ICMPV6, IPV6, NETIF] from IPv6, udp.h): to the sockets of its source port. */
+static void icmp_error_receive(tern_udp_t *udp, tern_pkt_t *pkt)
+{
+    udp_count(udp, TERN_UDP_RX_ICMP_ERRORS);
+    tern_udp_icmp_error_t e;
+    if (tern_udp_icmp_error_parse(pkt->data, pkt->size, &e) < 0) {
+        udp_count(udp, TERN_UDP_RX_ICMP_TRUNCATED);
+        tern_pktbuf_release(udp_pktbuf(udp), pkt);
+        return;
+    }
+    tern_module_t *to[TERN_CONF_NETAPI_MAX_RECEIVERS];
+    unsigned n = collect_port(udp->module.stack, e.local_port, to, TERN_CONF_NETAPI_MAX_RECEIVERS);
+    if (n == 0) {
+        udp_count(udp, TERN_UDP_RX_ICMP_NO_SOCKET);
+        tern_pktbuf_release(udp_pktbuf(udp), pkt);
+        return;
+    }
+    (void)tern_netapi_deliver(udp->module.stack, to, n, TERN_MSG_RCV, pkt);
+}
+
 /* ------------------------------------------------------------ send */
 
 static void send_down(tern_udp_t *udp, tern_pkt_t *pkt)
@@ -209,6 +267,10 @@ static int handle(tern_module_t *self, tern_msg_t *msg)
     tern_udp_t *udp = self->context;
     switch (msg->type) {
     case TERN_MSG_RCV:
+        if (msg->content.pkt->type == TERN_NETTYPE_ICMPV6) {
+            icmp_error_receive(udp, msg->content.pkt); /* from (ICMPV6, ERROR_DEMUX(UDP)) */
+            return 0;
+        }
         receive(udp, msg->content.pkt);
         return 0;
     case TERN_MSG_SND:
@@ -243,6 +305,11 @@ int tern_udp_init(tern_udp_t *udp, tern_stack_t *stack, struct tern_ipv6 *ipv6)
     }
     tern_netreg_entry_init(&udp->entry, TERN_NETREG_DEMUX_CTX_ALL, &udp->module);
     res = tern_netreg_register(&stack->netreg, TERN_NETTYPE_UDP, &udp->entry);
+    if (res < 0) {
+        return res;
+    }
+    tern_netreg_entry_init(&udp->icmp_entry, TERN_IPV6_ICMPV6_ERROR_DEMUX(TERN_IPV6_NH_UDP), &udp->module);
+    res = tern_netreg_register(&stack->netreg, TERN_NETTYPE_ICMPV6, &udp->icmp_entry);
     if (res < 0) {
         return res;
     }

@@ -12,6 +12,7 @@
 #include "tern/wire/bytes.h"
 #include "tern/wire/checksum.h"
 #include "tern/wire/icmpv6.h"
+#include "tern/wire/ipv6.h"
 
 bool tern_icmpv6_is_error(uint8_t type)
 {
@@ -191,4 +192,32 @@ int tern_icmpv6_checksum_fill(uint8_t *buf, size_t len, const tern_ipv6_addr_t *
     tern_checksum_span_t span = { buf, len };
     tern_store16(buf + 2, tern_icmpv6_checksum_compute(src, dst, &span, 1));
     return 0;
+}
+
+int tern_icmpv6_error_quote(const uint8_t *buf, size_t len, tern_icmpv6_error_repr_t *err,
+                            tern_ipv6_repr_t *inner, size_t *upper_off)
+{
+    if (tern_icmpv6_error_parse(err, buf, len) < 0 || tern_ipv6_parse(inner, err->invoking, err->invoking_len) < 0) {
+        return -EBADMSG;
+    }
+    /* RFC 4443 §2.4 (e): the upper-layer protocol is found by skipping the
+     * invoking packet's extension headers, as far as the quote holds them. */
+    tern_ipv6_ext_walk_t walk;
+    tern_ipv6_ext_t ext;
+    tern_ipv6_ext_walk_init(&walk, err->invoking + TERN_IPV6_HDR_LEN, err->invoking_len - TERN_IPV6_HDR_LEN,
+                            inner->next_header);
+    for (unsigned n = 0;; n++) {
+        int r = tern_ipv6_ext_walk_next(&walk, &ext);
+        if (r < 0 || (r > 0 && n == TERN_ICMPV6_QUOTE_EXT_MAX)) {
+            return -EBADMSG; /* truncated inside the chain, or too long a chain */
+        }
+        if (r == 0) {
+            break;
+        }
+        if (ext.type == TERN_IPV6_NH_FRAGMENT && (tern_load16(&walk.buf[ext.offset + 2]) >> 3) != 0) {
+            return -EBADMSG; /* a non-first fragment has no upper-layer header (RFC 8200 §4.5) */
+        }
+    }
+    *upper_off = TERN_IPV6_HDR_LEN + walk.offset;
+    return walk.next_header;
 }

@@ -4,7 +4,7 @@
  * @brief UDP and sock_udp end to end through the test device, under virtual
  *        time: delivery to a bound socket (recv and callback), the drops RFC
  *        768 / RFC 8200 §8.1 ask for, port unreachable, sending, ephemeral
- *        ports, close.
+ *        ports, close, ICMPv6 errors about our datagrams (RFC 4443 §2.4 (e)).
  *
  * Like test_ipv6_module.c: the test device carries bare IPv6 packets with a
  * 48-bit address; frames the node sends are captured and parsed back with
@@ -191,6 +191,7 @@ static int setup(void **state)
     memcpy(dev.addr, NODE_MAC, 6);
     dev.addr_len = 6;
     dev.send_cb = capture;
+    dev.mtu = 1500; /* a Packet Too Big of 1280 then lowers the path MTU */
     assert_int_equal(tern_netif_add(&stack, &netif, "test0", &dev.netdev, &tern_netif_link_raw,
                                     TERN_NETTYPE_IPV6), 0);
     assert_int_equal(tern_ipv6_netif_enable(&ip, &netif), 0);
@@ -615,6 +616,229 @@ static void test_udp_receive__receivers_beyond_the_limit_counted_too_many(void *
     assert_int_equal(got, TERN_CONF_NETAPI_MAX_RECEIVERS);
 }
 
+/* ------------------------------------------------------------ ICMPv6 errors about our datagrams (RFC 4443 §2.4 (e)) */
+
+/*
+ * Golden bytes: fe80::1 tells us (fe80::5eff:fe00:5301) Destination
+ * Unreachable, code 4 port unreachable, quoting our datagram
+ * [fe80::5eff:fe00:5301]:5683 -> [fe80::1]:9999 "ping" whole, as Linux does.
+ */
+static const uint8_t PORT_UNREACH_GOLDEN[] = {
+    0x60, 0x00, 0x00, 0x00, 0x00, 0x3c, 0x3a, 0x40, 0xfe, 0x80, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+    0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x5e, 0xff,
+    0xfe, 0x00, 0x53, 0x01, 0x01, 0x04, 0xe0, 0x51, 0x00, 0x00, 0x00, 0x00,
+    0x60, 0x00, 0x00, 0x00, 0x00, 0x0c, 0x11, 0x40, 0xfe, 0x80, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x5e, 0xff, 0xfe, 0x00, 0x53, 0x01,
+    0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x01, 0x16, 0x33, 0x27, 0x0f, 0x00, 0x0c, 0x36, 0xbf,
+    0x70, 0x69, 0x6e, 0x67,
+};
+
+/*
+ * The quote of a datagram we sent: [@p src]:@p sport -> [PEER_LL]:@p dport
+ * "ping", with an 8-byte Destination Options header first when @p dest_opts.
+ */
+static size_t build_quote(uint8_t *out, const char *src, uint16_t sport, uint16_t dport, bool dest_opts)
+{
+    size_t ext = dest_opts ? 8u : 0u;
+    uint8_t *u = out + 40 + ext;
+    tern_udp_repr_t r = { .src_port = sport, .dst_port = dport, .length = 12, .checksum = 0 };
+    assert_int_equal(tern_udp_emit(&r, u, 8), 8);
+    memcpy(u + 8, "ping", 4);
+    tern_ipv6_addr_t s = A(src), d = A(PEER_LL);
+    const tern_checksum_span_t span = { .data = u, .len = 12 };
+    assert_int_equal(tern_udp_set_checksum(u, 8, tern_udp_checksum(&s, &d, &span, 1)), 0);
+    if (dest_opts) {
+        const uint8_t opts[8] = { 17, 0, 1, 4, 0, 0, 0, 0 }; /* next UDP, PadN of 4 */
+        memcpy(out + 40, opts, 8);
+    }
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)(12 + ext), .next_header = dest_opts ? 60 : 17,
+                           .hop_limit = 64, .src = s, .dst = d };
+    assert_int_equal(tern_ipv6_emit(&h, out, 40), 40);
+    return 40 + ext + 12;
+}
+
+/* An ICMPv6 error from PEER_LL to NODE_LL quoting @p quote_len bytes of @p quote. */
+static size_t build_error(uint8_t *out, uint8_t type, uint8_t code, uint32_t param, const uint8_t *quote,
+                          size_t quote_len)
+{
+    tern_icmpv6_error_repr_t e = { .type = type, .code = code, .param = param, .invoking = quote,
+                                   .invoking_len = quote_len };
+    int n = tern_icmpv6_error_emit(&e, out + 40, 1200);
+    assert_int_equal(n, 8 + (int)quote_len);
+    tern_ipv6_repr_t h = { .payload_len = (uint16_t)n, .next_header = 58, .hop_limit = 64, .src = A(PEER_LL),
+                           .dst = A(NODE_LL) };
+    assert_int_equal(tern_ipv6_emit(&h, out, 40), 40);
+    assert_int_equal(tern_icmpv6_checksum_fill(out + 40, (size_t)n, &h.src, &h.dst), 0);
+    return 40 + (size_t)n;
+}
+
+static void test_udp_icmp_error__port_unreachable_reported_once_then_data(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    /* The builders make the golden bytes. */
+    uint8_t quote[128], pkt[256];
+    size_t qlen = build_quote(quote, NODE_LL, 5683, 9999, false);
+    size_t len = build_error(pkt, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, 0, quote, qlen);
+    assert_int_equal(len, sizeof(PORT_UNREACH_GOLDEN));
+    assert_memory_equal(pkt, PORT_UNREACH_GOLDEN, len);
+    receive(PORT_UNREACH_GOLDEN, sizeof(PORT_UNREACH_GOLDEN));
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_ERRORS), 1);
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_NO_SOCKET), 0);
+    assert_int_equal(ip.counters[TERN_IPV6_ICMP_UNHANDLED], 0);
+    char buf[32];
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -ECONNREFUSED);
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EAGAIN); /* once */
+    receive(pkt, build_udp(pkt, 9999, 5683, "data", 4, CSUM_OK, 0, 0));
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), 4);
+    assert_memory_equal(buf, "data", 4);
+    /* A later error overwrites an unread one; it comes before queued data. */
+    receive(pkt, build_udp(pkt, 9999, 5683, "more", 4, CSUM_OK, 0, 0));
+    receive(PORT_UNREACH_GOLDEN, sizeof(PORT_UNREACH_GOLDEN));
+    receive(pkt, build_error(pkt, TERN_ICMPV6_PARAM_PROBLEM, 0, 40, quote, qlen));
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EPROTO);
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), 4);
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_ERRORS), 3);
+}
+
+static void test_udp_icmp_error__errno_per_type_and_code(void **state)
+{
+    (void)state;
+    static const struct {
+        uint8_t type, code;
+        int err;
+    } cases[] = {
+        { TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_NO_ROUTE, -EHOSTUNREACH },
+        { TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_ADMIN, -EHOSTUNREACH },
+        { TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_BEYOND_SCOPE, -EHOSTUNREACH },
+        { TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_ADDR, -EHOSTUNREACH },
+        { TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, -ECONNREFUSED },
+        { TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_POLICY, -EHOSTUNREACH },
+        { TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_REJECT_ROUTE, -EHOSTUNREACH },
+        { TERN_ICMPV6_TIME_EXCEEDED, TERN_ICMPV6_TIME_EXCEEDED_HOP_LIMIT, -EHOSTUNREACH },
+        { TERN_ICMPV6_TIME_EXCEEDED, TERN_ICMPV6_TIME_EXCEEDED_REASSEMBLY, -EHOSTUNREACH },
+        { TERN_ICMPV6_PARAM_PROBLEM, TERN_ICMPV6_PARAM_PROBLEM_NEXT_HEADER, -EPROTO },
+    };
+    bind_port(&sock, 5683);
+    uint8_t quote[128], pkt[256];
+    /* With a Destination Options header in the quote, skipped. */
+    size_t qlen = build_quote(quote, NODE_LL, 5683, 9999, true);
+    char buf[8];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        receive(pkt, build_error(pkt, cases[i].type, cases[i].code, 0, quote, qlen));
+        assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), cases[i].err);
+    }
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_ERRORS), sizeof(cases) / sizeof(cases[0]));
+}
+
+static void test_udp_icmp_error__packet_too_big_reported_and_pmtu_lowered(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    uint8_t quote[128], pkt[256];
+    size_t qlen = build_quote(quote, NODE_LL, 5683, 9999, false);
+    receive(pkt, build_error(pkt, TERN_ICMPV6_PACKET_TOO_BIG, 0, 1280, quote, qlen));
+#if TERN_CONF_IPV6_DCACHE
+    assert_int_equal(ip.counters[TERN_IPV6_PMTU_LOWERED], 1); /* as before: RFC 8201 */
+    tern_ipv6_addr_t peer = A(PEER_LL);
+    const tern_dcache_entry_t *d = tern_dcache_lookup(&ip.dcache, &peer, clock_v.now);
+    assert_non_null(d);
+    assert_int_equal(d->pmtu, 1280);
+#endif
+    char buf[8];
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EMSGSIZE);
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_ERRORS), 1);
+}
+
+static void test_udp_icmp_error__no_socket_truncated_not_ours_counted(void **state)
+{
+    (void)state;
+    bind_port(&sock, 5683);
+    uint8_t quote[128], pkt[256];
+    char buf[8];
+    /* Another source port: nobody bound to it. */
+    size_t qlen = build_quote(quote, NODE_LL, 5684, 9999, false);
+    receive(pkt, build_error(pkt, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, 0, quote, qlen));
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_ERRORS), 1);
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_NO_SOCKET), 1);
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EAGAIN);
+    /* The quote ends inside the UDP header. */
+    qlen = build_quote(quote, NODE_LL, 5683, 9999, false);
+    receive(pkt, build_error(pkt, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, 0, quote, 44));
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_ERRORS), 2);
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_TRUNCATED), 1);
+    /* ... or inside an extension header: not identified, left to IPv6 (unhandled). */
+    qlen = build_quote(quote, NODE_LL, 5683, 9999, true);
+    receive(pkt, build_error(pkt, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, 0, quote, 44));
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_ERRORS), 2);
+    assert_int_equal(ip.counters[TERN_IPV6_ICMP_UNHANDLED], 1);
+    /* A datagram some other node sent. */
+    qlen = build_quote(quote, "fe80::77", 5683, 9999, false);
+    receive(pkt, build_error(pkt, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, 0, quote, qlen));
+    assert_int_equal(ip.counters[TERN_IPV6_ICMP_ERR_NOT_OURS], 1);
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_ERRORS), 2);
+    /* An error about an error message (not UDP): not for UDP. */
+    qlen = build_quote(quote, NODE_LL, 5683, 9999, false);
+    quote[6] = 58;
+    quote[40] = TERN_ICMPV6_DST_UNREACH;
+    receive(pkt, build_error(pkt, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, 0, quote, qlen));
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_ERRORS), 2);
+    assert_int_equal(ip.counters[TERN_IPV6_ICMP_UNHANDLED], 2);
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EAGAIN);
+}
+
+static void test_udp_icmp_error__connected_socket_only_about_its_remote(void **state)
+{
+    (void)state;
+    tern_sock_udp_ep_t local = ep("::", 5683, 0), remote = ep(PEER_LL, 9998, 0);
+    assert_int_equal(tern_sock_udp_create(&sock, &stack, &ip, &udp, &local, &remote, 0), 0);
+    uint8_t quote[128], pkt[256];
+    char buf[8];
+    size_t qlen = build_quote(quote, NODE_LL, 5683, 9999, false); /* to another port than the connected one */
+    receive(pkt, build_error(pkt, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, 0, quote, qlen));
+    assert_int_equal(ucount(TERN_UDP_RX_ICMP_ERRORS), 1);
+    assert_int_equal(sock.drops[TERN_SOCK_UDP_DROP_FILTERED], 1);
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EAGAIN);
+    qlen = build_quote(quote, NODE_LL, 5683, 9998, false);
+    receive(pkt, build_error(pkt, TERN_ICMPV6_DST_UNREACH, TERN_ICMPV6_DST_UNREACH_PORT, 0, quote, qlen));
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -ECONNREFUSED);
+}
+
+static int err_cb_calls;
+static bool err_cb_null;
+static int err_cb_recv;
+static tern_sock_udp_ep_t err_cb_about;
+
+static void on_error(tern_sock_udp_t *s, const uint8_t *data, size_t len, const tern_sock_udp_ep_t *remote, void *arg)
+{
+    (void)arg;
+    err_cb_calls++;
+    err_cb_null = (data == NULL && len == 0);
+    err_cb_about = *remote;
+    char buf[8];
+    err_cb_recv = tern_sock_udp_recv(s, buf, sizeof(buf), 0, NULL); /* takes the pending error */
+}
+
+static void test_udp_icmp_error__callback_told_with_null_data(void **state)
+{
+    (void)state;
+    err_cb_calls = 0;
+    bind_port(&sock, 5683);
+    assert_int_equal(tern_sock_udp_set_cb(&sock, on_error, NULL), 0);
+    receive(PORT_UNREACH_GOLDEN, sizeof(PORT_UNREACH_GOLDEN));
+    assert_int_equal(err_cb_calls, 1);
+    assert_true(err_cb_null);
+    assert_int_equal(err_cb_recv, -ECONNREFUSED);
+    tern_ipv6_addr_t peer = A(PEER_LL);
+    assert_true(tern_ipv6_addr_equal(&err_cb_about.addr, &peer));
+    assert_int_equal(err_cb_about.port, 9999);
+    assert_int_equal(err_cb_about.netif, netif.index);
+    char buf[8];
+    assert_int_equal(tern_sock_udp_recv(&sock, buf, sizeof(buf), 0, NULL), -EAGAIN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -636,6 +860,12 @@ int main(void)
         T(test_udp_receive__two_sockets_on_different_ports),
         T(test_udp_receive__datagram_delivered_whole_trimmed_in_a_private_copy),
         T(test_udp_receive__receivers_beyond_the_limit_counted_too_many),
+        T(test_udp_icmp_error__port_unreachable_reported_once_then_data),
+        T(test_udp_icmp_error__errno_per_type_and_code),
+        T(test_udp_icmp_error__packet_too_big_reported_and_pmtu_lowered),
+        T(test_udp_icmp_error__no_socket_truncated_not_ours_counted),
+        T(test_udp_icmp_error__connected_socket_only_about_its_remote),
+        T(test_udp_icmp_error__callback_told_with_null_data),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

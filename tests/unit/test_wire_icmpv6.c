@@ -354,6 +354,70 @@ static void test_tern_icmpv6_checksum_fill__truncated(void **state)
     assert_int_equal(tern_icmpv6_checksum_fill(buf, sizeof(buf), &a, &a), -EBADMSG);
 }
 
+/* An error quoting a packet whose fixed header announces @p first, followed by @p chain (@p chain_len bytes). */
+static size_t quote_msg(uint8_t *out, uint8_t first, const uint8_t *chain, size_t chain_len)
+{
+    memset(out, 0, 8 + 40);
+    out[0] = TERN_ICMPV6_DST_UNREACH;
+    out[1] = TERN_ICMPV6_DST_UNREACH_PORT;
+    out[8] = 0x60;
+    out[8 + 5] = (uint8_t)chain_len;
+    out[8 + 6] = first;
+    out[8 + 7] = 64;
+    memcpy(out + 48, chain, chain_len);
+    return 48 + chain_len;
+}
+
+static void test_tern_icmpv6_error_quote__extension_headers_skipped_and_bounded(void **state)
+{
+    (void)state;
+    uint8_t msg[256];
+    tern_icmpv6_error_repr_t err;
+    tern_ipv6_repr_t inner;
+    size_t off = 0;
+    /* Plain UDP: the upper layer right after the fixed header. */
+    static const uint8_t udp[8] = { 0x16, 0x33, 0x27, 0x0f, 0, 8, 0, 0 };
+    size_t len = quote_msg(msg, 17, udp, sizeof(udp));
+    assert_int_equal(tern_icmpv6_error_quote(msg, len, &err, &inner, &off), 17);
+    assert_int_equal(off, 40);
+    /* Hop-by-Hop, first fragment, Destination Options, then UDP. */
+    static const uint8_t chain[] = { 44, 0, 1, 4, 0, 0, 0, 0,           /* HBH, PadN */
+                                     60, 0, 0x00, 0x01, 0, 0, 0, 1,     /* Fragment offset 0, M */
+                                     17, 0, 1, 4, 0, 0, 0, 0,           /* Destination Options */
+                                     0x16, 0x33, 0x27, 0x0f, 0, 8, 0, 0 };
+    len = quote_msg(msg, 0, chain, sizeof(chain));
+    assert_int_equal(tern_icmpv6_error_quote(msg, len, &err, &inner, &off), 17);
+    assert_int_equal(off, 64);
+    /* Cut inside the Destination Options header: not identified. */
+    assert_int_equal(tern_icmpv6_error_quote(msg, 48 + 20, &err, &inner, &off), -EBADMSG);
+    /* A non-first fragment: no upper-layer header in it. */
+    uint8_t frag[sizeof(chain)];
+    memcpy(frag, chain, sizeof(chain));
+    frag[10] = 0x00;
+    frag[11] = 0x08; /* offset 1 */
+    len = quote_msg(msg, 0, frag, sizeof(frag));
+    assert_int_equal(tern_icmpv6_error_quote(msg, len, &err, &inner, &off), -EBADMSG);
+    /* More than TERN_ICMPV6_QUOTE_EXT_MAX extension headers. */
+    uint8_t many[8 * (TERN_ICMPV6_QUOTE_EXT_MAX + 1) + 8];
+    for (unsigned i = 0; i <= TERN_ICMPV6_QUOTE_EXT_MAX; i++) {
+        static const uint8_t opt[8] = { 60, 0, 1, 4, 0, 0, 0, 0 };
+        memcpy(many + 8 * i, opt, 8);
+    }
+    many[8 * TERN_ICMPV6_QUOTE_EXT_MAX] = 17;
+    memcpy(many + 8 * (TERN_ICMPV6_QUOTE_EXT_MAX + 1), udp, 8);
+    len = quote_msg(msg, 60, many, sizeof(many));
+    assert_int_equal(tern_icmpv6_error_quote(msg, len, &err, &inner, &off), -EBADMSG);
+    /* ... exactly TERN_ICMPV6_QUOTE_EXT_MAX: fine. */
+    len = quote_msg(msg, 60, many + 8, sizeof(many) - 8);
+    assert_int_equal(tern_icmpv6_error_quote(msg, len, &err, &inner, &off), 17);
+    assert_int_equal(off, 40 + 8 * TERN_ICMPV6_QUOTE_EXT_MAX);
+    /* No error message, or no IPv6 header quoted. */
+    msg[0] = TERN_ICMPV6_ECHO_REPLY;
+    assert_int_equal(tern_icmpv6_error_quote(msg, len, &err, &inner, &off), -EBADMSG);
+    msg[0] = TERN_ICMPV6_DST_UNREACH;
+    assert_int_equal(tern_icmpv6_error_quote(msg, 8 + 39, &err, &inner, &off), -EBADMSG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_tern_icmpv6_checksum_compute__scattered_odd_spans),
         cmocka_unit_test(test_tern_icmpv6_checksum_verify__good_and_bad),
         cmocka_unit_test(test_tern_icmpv6_checksum_fill__truncated),
+        cmocka_unit_test(test_tern_icmpv6_error_quote__extension_headers_skipped_and_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,6 +106,7 @@ enum {
     TERN_IPV6_FWD_TOO_BIG,      /**< not forwarded: larger than the outgoing link MTU (Packet Too Big) */
     TERN_IPV6_FWD_SCOPE,        /**< not forwarded: link-local or unspecified address (RFC 4291 §2.5.6) */
     TERN_IPV6_ICMP_NO_LISTENER, /**< echo replies / errors about echo requests with no application (ping) */
+    TERN_IPV6_ICMP_ERR_NOT_OURS, /**< errors quoting a packet (e.g. UDP) whose source is none of our addresses: ignored */
     TERN_IPV6_MLD_NO_ROOM,      /**< groups joined but not reported: TERN_CONF_MLD_GROUPS full (also without MLD: mld_none.c) */
 #if TERN_CONF_IPV6_MLD /* counters of the features a switch leaves out are left out too */
     TERN_IPV6_MLD_REPORTS_SENT, /**< MLDv2 reports sent (RFC 3810 §6) */
@@ -236,6 +237,21 @@ enum {
  * icmp_unhandled.
  */
 #define TERN_IPV6_ICMPV6_TYPE_DEMUX(type) (0x10000u | (uint32_t)(uint8_t)(type))
+
+/**
+ * netreg demux context of ICMPv6 error messages (RFC 4443 §3) about a packet
+ * of upper-layer protocol @p nh that we sent (the UDP module registers for
+ * TERN_IPV6_NH_UDP): RFC 4443 §2.4 (e), an error "MUST be passed to the
+ * upper-layer process that originated the packet". The module finds @p nh
+ * in the quoted packet (its extension headers skipped,
+ * tern_icmpv6_error_quote()) and hands the message, checksum verified, as
+ * [ICMPV6 message, IPV6 (the error's own fixed header), NETIF] when the
+ * quoted source is one of its addresses (else counted icmp_err_not_ours).
+ * Outside the echo identifier and TYPE_DEMUX spaces. Not switched off by
+ * TERN_CONF_ICMPV6_DELIVER. Packet Too Big is still used for the path MTU
+ * first (RFC 8201), errors about our echo requests go to ping.
+ */
+#define TERN_IPV6_ICMPV6_ERROR_DEMUX(nh) (0x20000u | (uint32_t)(uint8_t)(nh))
 
 /**
  * A route a router advertises on an interface in the Route Information

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "tern/wire/checksum.h"
+#include "tern/wire/ipv6.h"
 #include "tern/wire/ipv6_addr.h"
 
 /** IPv6 Next Header value of ICMPv6 (RFC 4443 §1). */
@@ -162,6 +163,27 @@ int tern_icmpv6_echo_emit(const tern_icmpv6_echo_repr_t *repr, uint8_t *buf, siz
  * @see RFC 4443 §3
  */
 int tern_icmpv6_error_parse(tern_icmpv6_error_repr_t *repr, const uint8_t *buf, size_t len);
+
+/** Most extension headers of a quoted packet tern_icmpv6_error_quote() skips. */
+#define TERN_ICMPV6_QUOTE_EXT_MAX 8u
+
+/**
+ * Parse an error message and find the upper-layer header of the packet it
+ * quotes (RFC 4443 §2.4 (e): to identify the process that sent it): the
+ * invoking packet's IPv6 header into @p inner, its extension headers
+ * (Hop-by-Hop, Routing, Fragment, Destination Options, AH...; at most
+ * TERN_ICMPV6_QUOTE_EXT_MAX) skipped.
+ * @param[out] err        the error message (invoking points into @p buf)
+ * @param[out] inner      the invoking packet's fixed header
+ * @param[out] upper_off  where its upper-layer header starts in err->invoking
+ *                        (may equal err->invoking_len: none of it quoted)
+ * @return the upper-layer protocol (Next Header value, >= 0); -EBADMSG when
+ *         the message or the quoted IPv6 header is malformed or truncated, the
+ *         quote ends inside an extension header, the chain is longer than
+ *         TERN_ICMPV6_QUOTE_EXT_MAX, or the packet is a non-first fragment.
+ */
+int tern_icmpv6_error_quote(const uint8_t *buf, size_t len, tern_icmpv6_error_repr_t *err,
+                            tern_ipv6_repr_t *inner, size_t *upper_off);
 
 /** Length tern_icmpv6_error_emit() writes: 8 + invoking_len. */
 size_t tern_icmpv6_error_len(const tern_icmpv6_error_repr_t *repr);
