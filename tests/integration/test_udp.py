@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""UDP of tern-node against the Linux kernel over TAP: datagrams both ways, port unreachable.
+"""UDP of tern-node against the Linux kernel over TAP: datagrams both ways, port unreachable
+(sent, and received about the node's own datagram).
 
 Each test runs in its own network namespace with the node on tap0 (see conftest.py). Linux's
 side is a Python socket that lives in the namespace (tapnode.ns_socket), used from the test
@@ -131,6 +132,25 @@ def test_udp_send_refuses_bad_arguments(tap_node):
     assert "bad port '0'" in node.run("udp send -s 10 2001:db8::1 0")
     assert "udp: sent" not in "".join(node.output)
     assert node.stat("udp", "tx_datagrams") == 0
+    node.finish_clean()
+
+
+def test_linux_port_unreachable_is_matched_to_the_udp_datagram(tap_node, netns):
+    """RFC 4443 §2.4 (e): Linux answers the node's datagram to a closed port with ICMPv6 port
+    unreachable quoting it; the node identifies it as an error about its own UDP datagram
+    (rx_icmp_errors). `udp send` closes its ephemeral socket right after sending, so no socket is
+    left to tell (rx_icmp_no_socket; the socket side is in tests/unit/test_udp.c)."""
+    node = tap_node()
+    add_global_addresses(node, netns)
+    linux_ll = linux_link_local(netns)
+    errors = r"^udp\s+rx_icmp_errors\s+(\d+)"
+    for n, target in enumerate((LINUX_GLOBAL, f"{linux_ll}%{TAP}"), start=1):
+        assert "sent 7 bytes" in node.run(f"udp send {target} 9 anyone?")
+        assert node.wait_counter("stats udp", errors, n) == n, target
+        assert node.stat("udp", "rx_icmp_no_socket") == n
+    assert node.stat("udp", "rx_icmp_truncated") == 0
+    assert node.stat("ipv6", "icmp_err_not_ours") == 0
+    assert node.pktbuf_used() == 0
     node.finish_clean()
 
 
