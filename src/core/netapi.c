@@ -182,10 +182,10 @@ int tern_netapi_set(tern_module_t *to, tern_netopt_t opt, uint16_t context, cons
 
 /* One reference of @p pkt to each of the @p n modules of @p to (arguments checked; @p n
  * as tern_netreg_collect() counts them: those beyond the array's
- * TERN_CONF_NETAPI_MAX_RECEIVERS are counted as too many and get nothing). Inlined:
- * dispatch runs on every hop of a received frame and must not pay a call more. */
-__attribute__((always_inline)) static inline int deliver(tern_stack_t *stack, tern_module_t *const *to, unsigned n,
-                                                        uint16_t msg_type, tern_pkt_t *pkt)
+ * TERN_CONF_NETAPI_MAX_RECEIVERS are counted as too many and get nothing). Kept
+ * apart: tern_netapi_deliver()'s usual one receiver saves no registers for it. */
+__attribute__((noinline)) static int deliver(tern_stack_t *stack, tern_module_t *const *to, unsigned n,
+                                             uint16_t msg_type, tern_pkt_t *pkt)
 {
     if (n > TERN_CONF_NETAPI_MAX_RECEIVERS) {
         for (unsigned i = TERN_CONF_NETAPI_MAX_RECEIVERS; i < n; i++) {
@@ -254,6 +254,11 @@ int tern_netapi_deliver(tern_stack_t *stack, tern_module_t *const *to, unsigned 
         tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_INVALID]);
         tern_pktbuf_release(&stack->pktbuf, pkt);
         return -EINVAL;
+    }
+    if (n == 1) {
+        /* The usual one receiver (IPv6 to UDP, UDP to its socket): no
+         * reference to add, no array to walk; what deliver() does for it. */
+        return (pass_packet(stack, to[0], msg_type, pkt) == 0) ? 1 : 0;
     }
     return deliver(stack, to, n, msg_type, pkt);
 }

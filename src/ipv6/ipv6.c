@@ -1081,12 +1081,6 @@ static void receive_depth(tern_ipv6_t *ip, tern_pkt_t *pkt, unsigned depth)
         }
         return;
     }
-    if (n == 1 && to[0]->exec != NULL && to[0]->stack != NULL) {
-        /* The usual one receiver (attached: else tern_netapi_receive() would
-         * leave the packet to us): no reference to add, no array to walk. */
-        (void)tern_netapi_receive(to[0], pkt);
-        return;
-    }
     (void)tern_netapi_deliver(stack, to, n, TERN_MSG_RCV, pkt); /* counts receivers beyond the array */
 }
 

@@ -158,14 +158,9 @@ static void receive(tern_udp_t *udp, tern_pkt_t *pkt)
     }
     /* Delivered as checked, [datagram (UDP), ...]: the receivers read the
      * header in place and the payload after it (udp.h), no snip is split off.
-     * The usual port has one socket (attached: else tern_netapi_receive()
-     * would leave the packet to us): handed to it alone, no reference to
-     * add. Receivers beyond the array are counted as too_many by deliver; a
+     * Receivers beyond the array are counted as too_many by deliver; a
      * full socket queue releases its copy and counts netapi.queue_full. */
-    if (n == 1 && to[0]->exec != NULL && to[0]->stack != NULL) {
-        (void)tern_netapi_receive(to[0], pkt);
-        udp_count(udp, TERN_UDP_RX_DATAGRAMS);
-    } else if (tern_netapi_deliver(udp->module.stack, to, n, TERN_MSG_RCV, pkt) >= 0) {
+    if (tern_netapi_deliver(udp->module.stack, to, n, TERN_MSG_RCV, pkt) >= 0) {
         udp_count(udp, TERN_UDP_RX_DATAGRAMS);
     }
 }
