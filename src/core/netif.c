@@ -843,20 +843,19 @@ int tern_netif_send(tern_stack_t *stack, tern_pkt_t *pkt)
     }
     tern_netif_hdr_t *hdr = tern_netif_hdr_get(pkt);
     tern_netif_t *netif = (hdr != NULL) ? tern_netif_by_index(stack, hdr->if_index) : NULL;
-    if (netif == NULL) {
-        tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_INVALID]);
-        tern_pktbuf_release_error(&stack->pktbuf, pkt, -ENODEV);
-        return -ENODEV;
+    int res = -EINVAL;
+    if (netif != NULL) {
+        /* 6LoWPAN compresses and fragments, then sends to the interface itself. */
+        tern_module_t *to = (netif->adaptation != NULL && pkt->type == TERN_NETTYPE_NETIF && pkt->next != NULL &&
+                             pkt->next->type == TERN_NETTYPE_IPV6)
+                                ? netif->adaptation
+                                : &netif->module;
+        res = tern_netapi_send(to, pkt);
     }
-    /* 6LoWPAN compresses and fragments, then sends to the interface itself. */
-    tern_module_t *to = (netif->adaptation != NULL && pkt->type == TERN_NETTYPE_NETIF && pkt->next != NULL &&
-                         pkt->next->type == TERN_NETTYPE_IPV6)
-                            ? netif->adaptation
-                            : &netif->module;
-    int res = tern_netapi_send(to, pkt);
     if (res == -EINVAL) {
-        /* Not attached (netapi left the packet here): the callers own
-         * nothing after this call, so it ends here, reported. */
+        /* No such interface, or its module not attached (netapi left the
+         * packet here): the callers own nothing after this call, so it ends
+         * here, reported. */
         tern_count(&stack->netapi_drops[TERN_NETAPI_DROP_INVALID]);
         tern_pktbuf_release_error(&stack->pktbuf, pkt, -ENODEV);
         return -ENODEV;
