@@ -106,15 +106,6 @@ static void overlay_prefix(uint8_t *addr, const uint8_t *prefix, unsigned bits)
     }
 }
 
-/* The 16-bit short-address IID 0000:00ff:fe00:XXXX (§3.2.2) in the last 8 bytes of @p addr. */
-static void iid_from_16(uint8_t *addr, const uint8_t *inl)
-{
-    static const uint8_t middle[6] = { 0x00, 0x00, 0x00, 0xff, 0xfe, 0x00 };
-    memcpy(&addr[8], middle, sizeof(middle));
-    addr[14] = inl[0];
-    addr[15] = inl[1];
-}
-
 /*
  * Expand an address of @p kind from its in-line bytes @p inl.
  * @p ctx: the context (kinds that use one), else NULL; @p iid: the IID the encapsulating
@@ -138,7 +129,7 @@ static int addr_expand(uint8_t *addr, addr_kind_t kind, const uint8_t *inl,
         break;
     case ADDR_LL16:
     case ADDR_CTX16:
-        iid_from_16(addr, inl);
+        (void)tern_ipv6_iid_put(&addr[8], inl, 2); /* 0000:00ff:fe00:XXXX, §3.2.2 */
         break;
     case ADDR_LL0:
     case ADDR_CTX0:
